@@ -1,0 +1,166 @@
+import type { Constructor } from '../metadata/metadata-store';
+import { Method, Notification } from '../protocol/methods';
+import { PhantomError, ToolError } from '../protocol/errors';
+import {
+  LOGGING_LEVELS, type ClientCapabilities, type Implementation, type JsonObject, type LoggingLevel,
+} from '../protocol/wire.types';
+import type { FormElicitation, UrlElicitation } from '../schema/form-elicitation';
+import { formFromClass, toElicitParams } from '../schema/form-elicitation';
+import { validateFormContent } from '../schema/form-schema.compiler';
+import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
+import type { ElicitResult } from './elicit-result';
+
+/** Everything a context is made of; the protocol layer (or a test) supplies it per request. */
+export interface ContextInit {
+  readonly requestId?: string | number;
+  readonly signal?: AbortSignal;
+  readonly progressToken?: string | number;
+  readonly clientInfo?: Implementation;
+  readonly clientCapabilities?: ClientCapabilities;
+  /** What the authentication hook attached to this request, if anything. */
+  readonly principal?: unknown;
+  readonly channel?: ClientChannel;
+  /** How long `elicit`, `sample` and `listRoots` wait for the client (default 5 minutes). */
+  readonly requestTimeoutMs?: number;
+}
+
+export type LogFn = (data: unknown, logger?: string) => Promise<void>;
+export type Logger = { readonly [L in LoggingLevel]: LogFn };
+
+export interface Root { readonly uri: string; readonly name?: string }
+
+const FIVE_MINUTES = 5 * 60 * 1000;
+
+/**
+ * The per-call context a handler receives as its last parameter. Everything about the call
+ * (who asked, cancellation, the way back to the client) lives here, never on the handler's
+ * instance, so concurrent calls never see each other's state.
+ *
+ * @example
+ * @Tool({ description: 'Import a file' })
+ * async importFile(args: ImportArgs, ctx: Context) {
+ *   await ctx.progress(0, 2, 'reading');
+ *   if (ctx.signal.aborted) return 'cancelled';
+ *   await ctx.log.info({ file: args.path });
+ *   return 'done';
+ * }
+ */
+export class Context {
+  readonly requestId: string | number | undefined;
+  /** Aborted when the client cancels the request or goes away. */
+  readonly signal: AbortSignal;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly principal: unknown;
+  /** Sends `notifications/message` at each level, filtered by the client's `logging/setLevel`. */
+  readonly log: Logger;
+  private readonly channel: ClientChannel;
+  private readonly progressToken: string | number | undefined;
+  private readonly requestTimeoutMs: number;
+
+  constructor(init: ContextInit = {}) {
+    this.requestId = init.requestId;
+    this.signal = init.signal ?? new AbortController().signal;
+    this.clientInfo = init.clientInfo;
+    this.clientCapabilities = init.clientCapabilities ?? {};
+    this.principal = init.principal;
+    this.channel = init.channel ?? DISCONNECTED_CHANNEL;
+    this.progressToken = init.progressToken;
+    this.requestTimeoutMs = init.requestTimeoutMs ?? FIVE_MINUTES;
+    this.log = Object.freeze(Object.fromEntries(
+      LOGGING_LEVELS.map((level) => [level, (data: unknown, logger?: string) => this.emitLog(level, data, logger)]),
+    )) as Logger;
+  }
+
+  /** Reports progress if the client asked for it (sent a `progressToken`); otherwise does nothing. */
+  async progress(progress: number, total?: number, message?: string): Promise<void> {
+    if (this.progressToken === undefined) return;
+    const params: JsonObject = { progressToken: this.progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    await this.channel.notify(Notification.Progress, params);
+  }
+
+  /**
+   * Asks the user for input through the client. Pass an `@Elicit` class (the answer comes back as a
+   * validated instance of it), or a form or URL built with `Elicit.form` / `Elicit.url`. When the
+   * client did not declare the mode, nothing is sent and the result is `unsupported`.
+   *
+   * In the stateless protocol era a handler that elicits runs again from the top on each round,
+   * with the answers of earlier rounds returned here: side effects before an `elicit` must be
+   * idempotent.
+   *
+   * @example
+   * const answer = await ctx.elicit(Destination);
+   * if (answer.action !== 'accept') return ToolResult.error('No destination');
+   * return `Booked ${answer.content.city}`;
+   */
+  async elicit<T>(form: Constructor<T>): Promise<ElicitResult<T>>;
+  async elicit(form: FormElicitation): Promise<ElicitResult<Record<string, unknown>>>;
+  async elicit(form: UrlElicitation): Promise<ElicitResult<undefined>>;
+  async elicit(form: Constructor | FormElicitation | UrlElicitation): Promise<ElicitResult<unknown>> {
+    const elicitation = typeof form === 'function' ? formFromClass(form) : form;
+    if (!this.supportsElicitation(elicitation.mode)) return { action: 'unsupported' };
+    const reply = await this.ask(Method.ElicitationCreate, toElicitParams(elicitation));
+    if (reply === 'timeout') return { action: 'timeout' };
+    const action = reply.action;
+    if (action === 'decline' || action === 'cancel') return { action };
+    if (action !== 'accept') throw new ToolError(`The client answered the elicitation with an unknown action: ${String(action)}`);
+    if (elicitation.mode === 'url') return { action: 'accept', content: undefined };
+    const checked = await validateFormContent(elicitation, reply.content ?? {});
+    if (!checked.ok) throw new ToolError(`The answer to "${elicitation.message}" is invalid:\n${checked.issues.join('\n')}`);
+    return { action: 'accept', content: checked.value };
+  }
+
+  /** Asks the client's model for a completion (`sampling/createMessage`). */
+  async sample(params: JsonObject): Promise<JsonObject> {
+    this.requireCapability('sampling');
+    const reply = await this.ask(Method.SamplingCreateMessage, params);
+    if (reply === 'timeout') throw new ToolError('The client did not answer the sampling request in time');
+    return reply;
+  }
+
+  /** The client's roots (`roots/list`). */
+  async listRoots(): Promise<Root[]> {
+    this.requireCapability('roots');
+    const reply = await this.ask(Method.RootsList, {});
+    if (reply === 'timeout') throw new ToolError('The client did not answer the roots request in time');
+    return Array.isArray(reply.roots) ? (reply.roots as Root[]) : [];
+  }
+
+  /** Tells the clients subscribed to `uri` that it changed. */
+  async resourceUpdated(uri: string): Promise<void> {
+    await this.channel.resourceUpdated(uri);
+  }
+
+  private supportsElicitation(mode: 'form' | 'url'): boolean {
+    const caps = this.clientCapabilities.elicitation;
+    if (!caps) return false;
+    // A bare `elicitation: {}` (the 2025-06-18 shape) means form mode only.
+    if (mode === 'form') return caps.form !== undefined || caps.url === undefined;
+    return caps.url !== undefined;
+  }
+
+  private requireCapability(name: 'sampling' | 'roots'): void {
+    if (this.clientCapabilities[name] === undefined) {
+      throw new PhantomError('client_capability_missing', `The client did not declare the "${name}" capability`);
+    }
+  }
+
+  private async ask(method: Method, params: JsonObject): Promise<JsonObject | 'timeout'> {
+    try {
+      return await this.channel.request(method, params, { signal: this.signal, timeoutMs: this.requestTimeoutMs });
+    } catch (error) {
+      if (error instanceof PhantomError && error.code === 'request_timeout') return 'timeout';
+      throw error;
+    }
+  }
+
+  private async emitLog(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const threshold = this.channel.logLevel;
+    if (threshold && LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(threshold)) return;
+    const params: JsonObject = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    await this.channel.notify(Notification.Message, params);
+  }
+}

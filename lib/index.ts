@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+
+export { Tool, type ToolOptions } from './decorators/tool.decorator';
+export { Resource, type ResourceOptions, type CompletionSource } from './decorators/resource.decorator';
+export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
+export { Field, type FieldOptions, type FieldFormat, type TitledValues } from './decorators/field.decorator';
+export { Elicit } from './decorators/elicit.decorator';
+
+export { PhantomServer } from './server/phantom-server';
+export type { PhantomServerOptions } from './server/server-options';
+
+export { Context, type ContextInit, type Logger, type Root } from './context/context';
+export type { ClientChannel, ChannelRequestOptions } from './context/client-channel';
+export type { ElicitResult } from './context/elicit-result';
+
+export { Content } from './results/content';
+export { ToolResult } from './results/tool-result';
+export { ResourceContent, type ResourceContentOptions } from './results/resource-content';
+export { userText, assistantText, promptMessage } from './results/prompt-result';
+
+export { ProtocolError, ToolError, PhantomError, DefinitionError } from './protocol/errors';
+export { ErrorCode } from './protocol/error-codes';
+export { Method, Notification } from './protocol/methods';
+export type { Diagnostics } from './protocol/diagnostics';
+export type * from './protocol/wire.types';
+
+export type { Outcome } from './router/router';
+export type { ListKind } from './router/registry';

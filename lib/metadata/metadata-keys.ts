@@ -1,0 +1,19 @@
+/**
+ * Every reflect-metadata key the framework owns. No other module spells a key.
+ * Keys are symbols-in-strings under one prefix so they never collide with user metadata.
+ */
+export const METADATA_KEYS = Object.freeze({
+  tools: 'phantom:tools',
+  resources: 'phantom:resources',
+  prompts: 'phantom:prompts',
+  elicit: 'phantom:elicit',
+  fields: 'phantom:fields',
+  misplaced: 'phantom:misplaced',
+} as const);
+
+/** TypeScript's own keys, emitted by `emitDecoratorMetadata`. */
+export const DESIGN_KEYS = Object.freeze({
+  paramTypes: 'design:paramtypes',
+  returnType: 'design:returntype',
+  type: 'design:type',
+} as const);

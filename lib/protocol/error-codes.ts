@@ -1,0 +1,14 @@
+/** JSON-RPC and MCP error codes, the only place they are spelled. */
+export const ErrorCode = Object.freeze({
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Session era: a `resources/read` for a URI nothing serves. */
+  ResourceNotFound: -32002,
+  /** A tool cannot proceed until the user completes the URL elicitations in `data.elicitations`. */
+  UrlElicitationRequired: -32042,
+} as const);
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

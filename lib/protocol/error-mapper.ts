@@ -1,0 +1,42 @@
+import { ToolResult } from '../results/tool-result';
+import type { CallToolResult } from './wire.types';
+import { ErrorCode } from './error-codes';
+import { ProtocolError, ToolError } from './errors';
+import type { Diagnostics } from './diagnostics';
+
+/**
+ * The one place that decides what a thrown value becomes on the wire.
+ * - `ProtocolError`: its own JSON-RPC error, as thrown.
+ * - `ToolError` in a tool: a result with `isError: true` and its message.
+ * - anything else: a generic message (the detail goes to diagnostics, never to the client).
+ */
+export interface ErrorObject {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** A tool's failure as the model should see it. `ProtocolError`s are not results: rethrown. */
+export function toolFailure(error: unknown, label: string, diagnostics: Diagnostics): CallToolResult {
+  if (error instanceof ProtocolError) throw error;
+  if (error instanceof ToolError) return ToolResult.error(error.message);
+  diagnostics.error(`${label} threw`, error);
+  return ToolResult.error('The tool failed with an internal error.');
+}
+
+/** Any failure of a request as a JSON-RPC error object. */
+export function toErrorObject(error: unknown, label: string, diagnostics: Diagnostics): ErrorObject {
+  if (error instanceof ProtocolError) return error.toJSON();
+  diagnostics.error(`${label} failed`, error);
+  return { code: ErrorCode.InternalError, message: 'Internal error' };
+}
+
+/** Arguments that failed validation: one actionable line per failing property. */
+export function invalidArguments(what: string, issues: readonly string[]): string {
+  return `Invalid arguments for ${what}:\n${issues.map((issue) => `- ${issue}`).join('\n')}`;
+}
+
+/** A `resources/read` for a URI nothing serves (session era: -32002 with `data.uri`). */
+export function resourceNotFound(uri: string): ProtocolError {
+  return new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+}

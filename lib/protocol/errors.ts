@@ -1,0 +1,68 @@
+import { ErrorCode } from './error-codes';
+
+/**
+ * An error that goes on the wire as a JSON-RPC error object. Thrown by the framework (and by
+ * user code that wants a specific JSON-RPC error); mapped by `error-mapper.ts`.
+ */
+export class ProtocolError extends Error {
+  override readonly name: string = 'ProtocolError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  static invalidParams(message: string, data?: unknown): ProtocolError {
+    return new ProtocolError(ErrorCode.InvalidParams, message, data);
+  }
+
+  static methodNotFound(method: string): ProtocolError {
+    return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/**
+ * Thrown by a tool to tell the model something went wrong, in words the model can act on. It
+ * becomes a tool result with `isError: true` carrying `message`; it is never a protocol error.
+ *
+ * @example
+ * if (!user) throw new ToolError(`No user named ${args.name}; call list_users first`);
+ */
+export class ToolError extends Error {
+  override readonly name: string = 'ToolError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
+ * A framework error with a stable string code: misuse of the API, a bad definition, a missing
+ * connection. It never goes on the wire as itself; the mapper turns it into a generic failure.
+ */
+export class PhantomError extends Error {
+  override readonly name: string = 'PhantomError';
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Every problem the scanner found in the user's classes, reported at once. */
+export class DefinitionError extends PhantomError {
+  override readonly name = 'DefinitionError';
+  constructor(readonly problems: readonly string[]) {
+    super('definition_invalid', `Invalid MCP definitions (${problems.length}):\n  - ${problems.join('\n  - ')}`);
+  }
+}

@@ -1,0 +1,34 @@
+/** Every MCP method and notification name the framework speaks, typed once. */
+export const Method = Object.freeze({
+  Initialize: 'initialize',
+  Ping: 'ping',
+  ToolsList: 'tools/list',
+  ToolsCall: 'tools/call',
+  ResourcesList: 'resources/list',
+  ResourcesTemplatesList: 'resources/templates/list',
+  ResourcesRead: 'resources/read',
+  ResourcesSubscribe: 'resources/subscribe',
+  ResourcesUnsubscribe: 'resources/unsubscribe',
+  PromptsList: 'prompts/list',
+  PromptsGet: 'prompts/get',
+  CompletionComplete: 'completion/complete',
+  LoggingSetLevel: 'logging/setLevel',
+  ElicitationCreate: 'elicitation/create',
+  SamplingCreateMessage: 'sampling/createMessage',
+  RootsList: 'roots/list',
+} as const);
+export type Method = (typeof Method)[keyof typeof Method];
+
+export const Notification = Object.freeze({
+  Initialized: 'notifications/initialized',
+  Cancelled: 'notifications/cancelled',
+  Progress: 'notifications/progress',
+  Message: 'notifications/message',
+  ResourceUpdated: 'notifications/resources/updated',
+  ResourceListChanged: 'notifications/resources/list_changed',
+  ToolListChanged: 'notifications/tools/list_changed',
+  PromptListChanged: 'notifications/prompts/list_changed',
+  ElicitationComplete: 'notifications/elicitation/complete',
+  RootsListChanged: 'notifications/roots/list_changed',
+} as const);
+export type Notification = (typeof Notification)[keyof typeof Notification];

@@ -1,0 +1,75 @@
+import type { BlobResourceContents, JsonObject, Meta, ReadResourceResult, ResourceContents, TextResourceContents } from '../protocol/wire.types';
+import { toBase64 } from './content';
+
+/** Optional fields of resource contents; `uri` and `mimeType` default from the request and template. */
+export interface ResourceContentOptions {
+  readonly uri?: string;
+  readonly mimeType?: string;
+  readonly _meta?: Meta;
+}
+
+/** Contents not yet tied to a URI: what a handler hands back before the router fills defaults. */
+export type PartialText = Omit<TextResourceContents, 'uri'> & { uri?: string };
+export type PartialBlob = Omit<BlobResourceContents, 'uri'> & { uri?: string };
+export type PartialContents = PartialText | PartialBlob;
+
+/**
+ * Helpers for what a resource handler returns. `uri` defaults to the URI being read and `mimeType`
+ * to the one declared on `@Resource`; a handler may also return a string, an object (JSON), a
+ * `Uint8Array`, one contents object or an array of them.
+ *
+ * @example
+ * return ResourceContent.text('# Notes', { mimeType: 'text/markdown' });
+ * return ResourceContent.blob(pngBytes, { mimeType: 'image/png' });
+ */
+export const ResourceContent = Object.freeze({
+  /** Text; an object becomes its JSON with `application/json` unless told otherwise. */
+  text(text: string | JsonObject, options: ResourceContentOptions = {}): PartialText {
+    if (typeof text === 'string') return { ...options, text };
+    return { mimeType: 'application/json', ...options, text: JSON.stringify(text) };
+  },
+  /** Binary, sent as base64; `application/octet-stream` unless the template or options say. */
+  blob(data: Uint8Array | ArrayBuffer | string, options: ResourceContentOptions = {}): PartialBlob {
+    return { ...options, blob: toBase64(data) };
+  },
+});
+
+/** The request being answered: fills what the handler left out. */
+export interface ReadScope {
+  readonly uri: string;
+  readonly mimeType?: string;
+}
+
+function complete(partial: PartialContents, scope: ReadScope): ResourceContents {
+  const uri = partial.uri ?? scope.uri;
+  if ('blob' in partial) {
+    return withoutUndefined({ ...partial, uri, mimeType: partial.mimeType ?? scope.mimeType ?? 'application/octet-stream' });
+  }
+  return withoutUndefined({ ...partial, uri, mimeType: partial.mimeType ?? scope.mimeType ?? 'text/plain' });
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value;
+}
+
+function isContents(value: object): value is PartialContents {
+  return typeof (value as { text?: unknown }).text === 'string' || typeof (value as { blob?: unknown }).blob === 'string';
+}
+
+function toPartial(value: unknown): PartialContents {
+  if (typeof value === 'string') return ResourceContent.text(value);
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer) return ResourceContent.blob(value);
+  if (typeof value === 'object' && value !== null && isContents(value)) return value;
+  if (typeof value === 'object' && value !== null) return ResourceContent.text(value as JsonObject);
+  return ResourceContent.text(String(value));
+}
+
+/** Turns whatever a resource handler returned into a `ReadResourceResult`. */
+export function normaliseResourceResult(value: unknown, scope: ReadScope): ReadResourceResult {
+  if (typeof value === 'object' && value !== null && Array.isArray((value as ReadResourceResult).contents)) {
+    return { ...(value as ReadResourceResult), contents: (value as ReadResourceResult).contents.map((c) => complete(c, scope)) };
+  }
+  const items = Array.isArray(value) ? value : [value];
+  return { contents: items.map((item) => complete(toPartial(item), scope)) };
+}

@@ -1,0 +1,48 @@
+import { ProtocolError } from '../../protocol/errors';
+import { Method } from '../../protocol/methods';
+import type { JsonObject } from '../../protocol/wire.types';
+import type { Completer } from '../../scanner/definitions';
+import type { Registry } from '../registry';
+import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
+
+/** The spec caps a completion answer at 100 values. */
+export const MAX_COMPLETION_VALUES = 100;
+
+export function completionHandlers({ registry }: HandlerDeps): MethodEntry[] {
+  return [
+    [Method.CompletionComplete, async (params, ctx) => {
+      const ref = optionalObject(params, 'ref');
+      const argument = optionalObject(params, 'argument');
+      const name = requireString(argument, 'name');
+      const value = typeof argument.value === 'string' ? argument.value : '';
+      const context = optionalObject(params, 'context');
+      const args = stringsOf(optionalObject(context, 'arguments'));
+      const completer = completerFor(registry, ref).get(name);
+      if (!completer) return { completion: { values: [] } };
+      const outcome = await completer(value, args, ctx);
+      const values = outcome.values.slice(0, MAX_COMPLETION_VALUES);
+      const total = outcome.total ?? outcome.values.length;
+      return { completion: { values, total, hasMore: outcome.hasMore ?? total > values.length } };
+    }],
+  ];
+}
+
+function completerFor(registry: Registry, ref: JsonObject): ReadonlyMap<string, Completer> {
+  if (ref.type === 'ref/prompt') {
+    const name = requireString(ref, 'name');
+    const prompt = registry.prompt(name);
+    if (!prompt) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
+    return prompt.completers;
+  }
+  if (ref.type === 'ref/resource') {
+    const uri = requireString(ref, 'uri');
+    const template = registry.template(uri);
+    if (!template) throw ProtocolError.invalidParams(`Unknown resource template: ${uri}`);
+    return template.completers;
+  }
+  throw ProtocolError.invalidParams('"ref.type" must be "ref/prompt" or "ref/resource"');
+}
+
+function stringsOf(values: JsonObject): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+}

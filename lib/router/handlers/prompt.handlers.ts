@@ -1,0 +1,32 @@
+import { invalidArguments } from '../../protocol/error-mapper';
+import { ProtocolError } from '../../protocol/errors';
+import { Method } from '../../protocol/methods';
+import type { JsonObject } from '../../protocol/wire.types';
+import { normalisePromptResult } from '../../results/prompt-result';
+import { validateArguments } from '../../schema';
+import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
+import { withCursor } from './tool.handlers';
+
+export function promptHandlers({ registry, paginator }: HandlerDeps): MethodEntry[] {
+  return [
+    [Method.PromptsList, async (params) => {
+      const page = paginator.page('prompts', registry.promptList(), params.cursor);
+      return withCursor({ prompts: page.items }, page.nextCursor);
+    }],
+    [Method.PromptsGet, async (params, ctx) => {
+      const name = requireString(params, 'name');
+      const prompt = registry.prompt(name);
+      if (!prompt) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
+      const args = optionalObject(params, 'arguments');
+      let input: unknown = args;
+      if (prompt.inputClass) {
+        // Prompt arguments are strings on the wire: convert them to the DTO's declared types.
+        const checked = await validateArguments(prompt.inputClass, args, { coerce: true });
+        if (!checked.ok) throw ProtocolError.invalidParams(invalidArguments(`prompt "${name}"`, checked.issues));
+        input = checked.value;
+      }
+      const value = await prompt.invoke(input, ctx);
+      return normalisePromptResult(value, prompt.descriptor.description) as unknown as JsonObject;
+    }],
+  ];
+}

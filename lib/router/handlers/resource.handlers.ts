@@ -1,0 +1,53 @@
+import type { Context } from '../../context/context';
+import { invalidArguments, resourceNotFound } from '../../protocol/error-mapper';
+import { ProtocolError } from '../../protocol/errors';
+import { Method } from '../../protocol/methods';
+import type { JsonObject, WireResource } from '../../protocol/wire.types';
+import { normaliseResourceResult } from '../../results/resource-content';
+import { validateArguments } from '../../schema';
+import type { HandlerDeps, MethodEntry } from './method-handler';
+import { requireString } from './method-handler';
+import { withCursor } from './tool.handlers';
+
+export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
+  const { registry, paginator } = deps;
+  return [
+    [Method.ResourcesList, async (params, ctx) => {
+      const page = paginator.page('resources', await listResources(deps, ctx), params.cursor);
+      return withCursor({ resources: page.items }, page.nextCursor);
+    }],
+    [Method.ResourcesTemplatesList, async (params) => {
+      const page = paginator.page('templates', registry.templateList(), params.cursor);
+      return withCursor({ resourceTemplates: page.items }, page.nextCursor);
+    }],
+    [Method.ResourcesRead, async (params, ctx) => {
+      const uri = requireString(params, 'uri');
+      const resolved = registry.resolveResource(uri);
+      if (!resolved) throw resourceNotFound(uri);
+      const { definition } = resolved;
+      let input: unknown = resolved.params;
+      if (definition.kind === 'template' && definition.paramsClass) {
+        const checked = await validateArguments(definition.paramsClass, resolved.params, { coerce: true });
+        if (!checked.ok) throw ProtocolError.invalidParams(invalidArguments(`resource "${uri}"`, checked.issues));
+        input = checked.value;
+      }
+      const value = await definition.invoke(input, ctx);
+      return normaliseResourceResult(value, { uri, mimeType: definition.mimeType }) as unknown as JsonObject;
+    }],
+  ];
+}
+
+/** Fixed resources, then what each template's lister names; a failing lister is logged and skipped. */
+async function listResources({ registry, diagnostics }: HandlerDeps, ctx: Context): Promise<readonly WireResource[]> {
+  const listers = [...registry.templateDefinitions()].filter((d) => d.lister);
+  if (listers.length === 0) return registry.resourceList();
+  const listed = await Promise.all(listers.map(async (definition) => {
+    try {
+      return await definition.lister!(ctx);
+    } catch (error) {
+      diagnostics.error(`${definition.label}: resource lister failed`, error);
+      return [];
+    }
+  }));
+  return [...registry.resourceList(), ...listed.flat()];
+}

@@ -1,0 +1,43 @@
+import type { Context } from '../../context/context';
+import { invalidArguments, toolFailure } from '../../protocol/error-mapper';
+import { ProtocolError } from '../../protocol/errors';
+import { Method } from '../../protocol/methods';
+import type { CallToolResult, JsonObject } from '../../protocol/wire.types';
+import { normaliseToolResult, ToolResult } from '../../results/tool-result';
+import type { ToolDefinition } from '../../scanner/definitions';
+import { validateArguments } from '../../schema';
+import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
+
+export function toolHandlers({ registry, paginator, diagnostics }: HandlerDeps): MethodEntry[] {
+  return [
+    [Method.ToolsList, async (params) => {
+      const page = paginator.page('tools', registry.toolList(), params.cursor);
+      return withCursor({ tools: page.items }, page.nextCursor);
+    }],
+    [Method.ToolsCall, async (params, ctx) => {
+      const name = requireString(params, 'name');
+      const tool = registry.tool(name);
+      if (!tool) throw ProtocolError.invalidParams(`Unknown tool: ${name}`);
+      const args = optionalObject(params, 'arguments');
+      return (await callTool(tool, args, ctx, diagnostics)) as unknown as JsonObject;
+    }],
+  ];
+}
+
+async function callTool(tool: ToolDefinition, args: JsonObject, ctx: Context, diagnostics: HandlerDeps['diagnostics']): Promise<CallToolResult> {
+  let input: unknown = args;
+  if (tool.inputClass) {
+    const checked = await validateArguments(tool.inputClass, args);
+    if (!checked.ok) return ToolResult.error(invalidArguments(`tool "${tool.name}"`, checked.issues));
+    input = checked.value;
+  }
+  try {
+    return normaliseToolResult(await tool.invoke(input, ctx));
+  } catch (error) {
+    return toolFailure(error, tool.label, diagnostics);
+  }
+}
+
+export function withCursor<T extends JsonObject>(result: T, nextCursor: string | undefined): T {
+  return nextCursor === undefined ? result : { ...result, nextCursor };
+}

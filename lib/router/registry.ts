@@ -1,0 +1,133 @@
+import { DefinitionError } from '../protocol/errors';
+import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../protocol/wire.types';
+import type {
+  Definitions, FixedResourceDefinition, PromptDefinition, ResourceDefinition, TemplateResourceDefinition, ToolDefinition,
+} from '../scanner/definitions';
+import { resourceKey } from '../scanner/scanner';
+import { TemplateMatcher } from './template-matcher';
+import type { TemplateParams } from './uri-template';
+
+/** The lists a client can be told have changed. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+export type ListChangeListener = (kind: ListKind) => void;
+
+export interface ResolvedResource {
+  readonly definition: ResourceDefinition;
+  readonly params: TemplateParams;
+}
+
+/**
+ * The compiled lookup tables: tools and prompts by name, fixed resources by URI, templates in a
+ * matcher. Wire lists are cached as arrays and rebuilt only after a change, so a page of a list
+ * costs the page, not the registry.
+ */
+export class Registry {
+  private readonly tools = new Map<string, ToolDefinition>();
+  private readonly prompts = new Map<string, PromptDefinition>();
+  private readonly fixed = new Map<string, FixedResourceDefinition>();
+  private readonly templates = new Map<string, TemplateResourceDefinition>();
+  private readonly matcher = new TemplateMatcher<TemplateResourceDefinition>();
+  private readonly listeners = new Set<ListChangeListener>();
+  private cache: Partial<{ tools: WireTool[]; prompts: WirePrompt[]; resources: WireResource[]; templates: WireResourceTemplate[] }> = {};
+
+  /** Adds definitions; a name or URI already served is a `DefinitionError` and nothing is added. */
+  add(definitions: Definitions): void {
+    const clashes = [
+      ...definitions.tools.filter((d) => this.tools.has(d.name)).map((d) => `${d.label}: tool "${d.name}" is already registered`),
+      ...definitions.prompts.filter((d) => this.prompts.has(d.name)).map((d) => `${d.label}: prompt "${d.name}" is already registered`),
+      ...definitions.resources.filter((d) => this.hasResource(resourceKey(d))).map((d) => `${d.label}: resource "${resourceKey(d)}" is already registered`),
+    ];
+    if (clashes.length > 0) throw new DefinitionError(clashes);
+    for (const tool of definitions.tools) this.tools.set(tool.name, tool);
+    for (const prompt of definitions.prompts) this.prompts.set(prompt.name, prompt);
+    for (const resource of definitions.resources) this.addResource(resource);
+    if (definitions.tools.length > 0) this.changed('tools');
+    if (definitions.prompts.length > 0) this.changed('prompts');
+    if (definitions.resources.length > 0) this.changed('resources');
+  }
+
+  removeTool(name: string): boolean {
+    return this.tools.delete(name) && this.changed('tools');
+  }
+
+  removePrompt(name: string): boolean {
+    return this.prompts.delete(name) && this.changed('prompts');
+  }
+
+  /** Removes a fixed resource by URI or a template by its template text. */
+  removeResource(uriOrTemplate: string): boolean {
+    const removed = this.fixed.delete(uriOrTemplate) || (this.templates.delete(uriOrTemplate) && this.matcher.remove(uriOrTemplate));
+    return removed && this.changed('resources');
+  }
+
+  tool(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  prompt(name: string): PromptDefinition | undefined {
+    return this.prompts.get(name);
+  }
+
+  template(source: string): TemplateResourceDefinition | undefined {
+    return this.templates.get(source);
+  }
+
+  /** Fixed URIs win over templates; among templates the matcher picks the most specific. */
+  resolveResource(uri: string): ResolvedResource | undefined {
+    const fixed = this.fixed.get(uri);
+    if (fixed) return { definition: fixed, params: {} };
+    const match = this.matcher.match(uri);
+    return match && { definition: match.value, params: match.params };
+  }
+
+  toolList(): readonly WireTool[] {
+    return (this.cache.tools ??= [...this.tools.values()].map((d) => d.descriptor));
+  }
+
+  promptList(): readonly WirePrompt[] {
+    return (this.cache.prompts ??= [...this.prompts.values()].map((d) => d.descriptor));
+  }
+
+  resourceList(): readonly WireResource[] {
+    return (this.cache.resources ??= [...this.fixed.values()].map((d) => d.descriptor));
+  }
+
+  templateList(): readonly WireResourceTemplate[] {
+    return (this.cache.templates ??= [...this.templates.values()].map((d) => d.descriptor));
+  }
+
+  templateDefinitions(): IterableIterator<TemplateResourceDefinition> {
+    return this.templates.values();
+  }
+
+  /** What is registered, for capabilities: a server advertises only what it has. */
+  get counts(): { tools: number; prompts: number; resources: number } {
+    return { tools: this.tools.size, prompts: this.prompts.size, resources: this.fixed.size + this.templates.size };
+  }
+
+  onChange(listener: ListChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private hasResource(key: string): boolean {
+    return this.fixed.has(key) || this.templates.has(key);
+  }
+
+  private addResource(definition: ResourceDefinition): void {
+    if (definition.kind === 'resource') {
+      this.fixed.set(definition.uri, definition);
+    } else {
+      this.templates.set(definition.uriTemplate.source, definition);
+      this.matcher.add(definition.uriTemplate, definition);
+    }
+  }
+
+  private changed(kind: ListKind): true {
+    if (kind === 'tools') this.cache.tools = undefined;
+    if (kind === 'prompts') this.cache.prompts = undefined;
+    if (kind === 'resources') this.cache.resources = this.cache.templates = undefined;
+    for (const listener of this.listeners) listener(kind);
+    return true;
+  }
+}

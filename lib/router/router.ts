@@ -1,0 +1,56 @@
+import { Context } from '../context/context';
+import type { Diagnostics } from '../protocol/diagnostics';
+import { toErrorObject, type ErrorObject } from '../protocol/error-mapper';
+import { ProtocolError } from '../protocol/errors';
+import type { Method } from '../protocol/methods';
+import type { JsonObject } from '../protocol/wire.types';
+import { completionHandlers } from './handlers/completion.handlers';
+import type { HandlerDeps, MethodHandler } from './handlers/method-handler';
+import { promptHandlers } from './handlers/prompt.handlers';
+import { resourceHandlers } from './handlers/resource.handlers';
+import { toolHandlers } from './handlers/tool.handlers';
+
+/** What a request came to: a result, or the JSON-RPC error to send. Never a thrown error. */
+export type Outcome = { readonly result: JsonObject } | { readonly error: ErrorObject };
+
+/**
+ * The method table for the server features: tools, resources, prompts, completion. Built once;
+ * callable in-process with a context, so it needs no transport to test.
+ */
+export class Router {
+  private readonly table: ReadonlyMap<string, MethodHandler>;
+  private readonly diagnostics: Diagnostics;
+
+  constructor(deps: HandlerDeps) {
+    this.diagnostics = deps.diagnostics;
+    this.table = new Map([
+      ...toolHandlers(deps),
+      ...resourceHandlers(deps),
+      ...promptHandlers(deps),
+      ...completionHandlers(deps),
+    ]);
+  }
+
+  /** The methods this router answers. */
+  get methods(): IterableIterator<string> {
+    return this.table.keys();
+  }
+
+  handles(method: string): method is Method {
+    return this.table.has(method);
+  }
+
+  /** Answers one request. Whatever the input, the outcome is a result or an error object. */
+  async handle(method: string, params: unknown, ctx: Context = new Context()): Promise<Outcome> {
+    try {
+      const handler = this.table.get(method);
+      if (!handler) throw ProtocolError.methodNotFound(method);
+      if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
+        throw ProtocolError.invalidParams('"params" must be an object');
+      }
+      return { result: await handler((params ?? {}) as JsonObject, ctx) };
+    } catch (error) {
+      return { error: toErrorObject(error, method, this.diagnostics) };
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import type { Context } from '../context/context';
+import type { Constructor } from '../metadata/metadata-store';
+import type { JsonObject, WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../protocol/wire.types';
+import type { UriTemplate } from '../router/uri-template';
+
+/**
+ * What the scanner compiles from the user's decorated classes. The router sees only these:
+ * names defaulted, schemas computed, wire descriptors frozen, invokers bound.
+ */
+
+/** Calls the user's method on its provider instance, placing the arguments and the context. */
+export type Invoker = (args: unknown, ctx: Context) => Promise<unknown>;
+
+/** Completion values for one argument or template variable. */
+export interface CompletionOutcome {
+  readonly values: readonly string[];
+  readonly total?: number;
+  readonly hasMore?: boolean;
+}
+export type Completer = (value: string, args: Readonly<Record<string, string>>, ctx: Context) => Promise<CompletionOutcome>;
+
+interface Labelled {
+  /** `Class#method`, used in start-up errors and logs. */
+  readonly label: string;
+}
+
+export interface ToolDefinition extends Labelled {
+  readonly kind: 'tool';
+  readonly name: string;
+  readonly descriptor: WireTool;
+  /** The DTO the arguments are validated into; absent when the handler takes a plain object. */
+  readonly inputClass?: Constructor;
+  readonly invoke: Invoker;
+}
+
+export interface PromptDefinition extends Labelled {
+  readonly kind: 'prompt';
+  readonly name: string;
+  readonly descriptor: WirePrompt;
+  readonly inputClass?: Constructor;
+  readonly completers: ReadonlyMap<string, Completer>;
+  readonly invoke: Invoker;
+}
+
+/** Lists the concrete resources a template stands for. */
+export type ResourceLister = (ctx: Context) => Promise<WireResource[]>;
+
+export interface FixedResourceDefinition extends Labelled {
+  readonly kind: 'resource';
+  readonly uri: string;
+  readonly descriptor: WireResource;
+  readonly mimeType?: string;
+  readonly invoke: Invoker;
+}
+
+export interface TemplateResourceDefinition extends Labelled {
+  readonly kind: 'template';
+  readonly uriTemplate: UriTemplate;
+  readonly descriptor: WireResourceTemplate;
+  readonly mimeType?: string;
+  /** The DTO template variables are validated into; absent for a plain object. */
+  readonly paramsClass?: Constructor;
+  readonly lister?: ResourceLister;
+  readonly completers: ReadonlyMap<string, Completer>;
+  readonly invoke: Invoker;
+}
+
+export type ResourceDefinition = FixedResourceDefinition | TemplateResourceDefinition;
+
+export interface Definitions {
+  readonly tools: ToolDefinition[];
+  readonly prompts: PromptDefinition[];
+  readonly resources: ResourceDefinition[];
+}
+
+export type { JsonObject };

@@ -1,0 +1,55 @@
+import type { PromptOptions } from '../decorators/prompt.decorator';
+import type { MemberRecord } from '../metadata/metadata-store';
+import type { WirePrompt, WirePromptArgument } from '../protocol/wire.types';
+import { compileClassSchema, type JsonSchema } from '../schema';
+import { compileCompleters } from './completion-source';
+import type { PromptDefinition } from './definitions';
+import { bindInvoker, readHandlerSignature } from './handler-signature';
+import { attempt, definedOnly, labelOf, type ScanScope } from './scan-scope';
+
+export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>): PromptDefinition | undefined {
+  const { options, propertyKey } = record;
+  const label = labelOf(scope, propertyKey);
+  const problemsBefore = scope.problems.length;
+  const name = options.name ?? propertyKey;
+  if (!name.trim()) scope.problems.push(`${label}: prompt name must not be empty`);
+
+  const signature = readHandlerSignature(scope.proto, propertyKey, options.input);
+  if (signature.problem) scope.problems.push(`${label}: ${signature.problem}`);
+  const schema = signature.inputClass ? attempt(scope.problems, label, () => compileClassSchema(signature.inputClass!)) : undefined;
+  const args = schema ? argumentsOf(schema) : [];
+  const completionProblems: string[] = [];
+  const completers = compileCompleters(options.complete, args.map((a) => a.name), scope.proto, scope.resolve, completionProblems);
+  scope.problems.push(...completionProblems.map((p) => `${label}: ${p}`));
+  if (scope.problems.length > problemsBefore) return undefined;
+
+  const descriptor: WirePrompt = Object.freeze(definedOnly({
+    name,
+    title: options.title,
+    description: options.description,
+    arguments: args.length > 0 ? args : undefined,
+    icons: options.icons,
+    _meta: options._meta,
+  }));
+  return Object.freeze({
+    kind: 'prompt',
+    name,
+    label,
+    descriptor,
+    inputClass: signature.inputClass,
+    completers,
+    invoke: bindInvoker(scope.resolve, propertyKey, signature),
+  });
+}
+
+/** Prompt arguments are the DTO's top-level properties: name, title, description, required. */
+function argumentsOf(schema: JsonSchema): WirePromptArgument[] {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => Object.freeze(definedOnly({
+    name,
+    title: property.title as string | undefined,
+    description: property.description as string | undefined,
+    required: required.has(name),
+  })));
+}

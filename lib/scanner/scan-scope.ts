@@ -1,0 +1,30 @@
+import type { Constructor } from '../metadata/metadata-store';
+
+/** One provider class being scanned, and where its problems go. */
+export interface ScanScope {
+  readonly cls: Constructor;
+  readonly proto: object;
+  /** Resolves the provider instance from the server's container. */
+  readonly resolve: () => object;
+  readonly problems: string[];
+}
+
+export function labelOf(scope: ScanScope, member: string): string {
+  return `${scope.cls.name}#${member}`;
+}
+
+/** Runs `fn`, turning a thrown error into a problem, so one bad definition does not hide others. */
+export function attempt<T>(problems: string[], label: string, fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    problems.push(`${label}: ${detail}`);
+    return undefined;
+  }
+}
+
+/** Copies only the keys that are set, so wire descriptors carry no `undefined`. */
+export function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

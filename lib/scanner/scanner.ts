@@ -1,0 +1,73 @@
+import type { PromptOptions } from '../decorators/prompt.decorator';
+import type { ResourceRecord } from '../decorators/resource.decorator';
+import type { ToolOptions } from '../decorators/tool.decorator';
+import { METADATA_KEYS } from '../metadata/metadata-keys';
+import { readMembers, readMisplaced, type Constructor } from '../metadata/metadata-store';
+import { DefinitionError } from '../protocol/errors';
+import { formClassProblems } from '../schema';
+import type { Definitions, ResourceDefinition } from './definitions';
+import { scanPrompt } from './prompt.scanner';
+import { scanResource } from './resource.scanner';
+import type { ScanScope } from './scan-scope';
+import { scanTool } from './tool.scanner';
+
+export interface ScanInput {
+  /** The provider classes, as the user listed them. */
+  readonly providers: readonly Constructor[];
+  /** `@Elicit` form classes to check at start-up. */
+  readonly forms?: readonly Constructor[];
+  /** Resolves a provider's instance (from the server's container). */
+  readonly resolve: (cls: Constructor) => object;
+}
+
+/**
+ * Compiles decorated classes into definitions. Every problem in every class is collected and
+ * thrown at once as a `DefinitionError`, each line labelled `Class#member`.
+ */
+export function scan(input: ScanInput): Definitions {
+  const problems: string[] = [];
+  const definitions: Definitions = { tools: [], prompts: [], resources: [] };
+  for (const cls of input.providers) scanClass(cls, input.resolve, problems, definitions);
+  for (const form of input.forms ?? []) problems.push(...formClassProblems(form));
+  problems.push(...duplicates(definitions));
+  if (problems.length > 0) throw new DefinitionError(problems);
+  return definitions;
+}
+
+function scanClass(cls: Constructor, resolve: (cls: Constructor) => object, problems: string[], into: Definitions): void {
+  if (typeof cls !== 'function') {
+    problems.push(`providers must be classes; got ${String(cls)}`);
+    return;
+  }
+  const scope: ScanScope = { cls, proto: cls.prototype, resolve: () => resolve(cls), problems };
+  for (const misplaced of readMisplaced(cls)) {
+    problems.push(`${cls.name}#${misplaced.propertyKey}: ${misplaced.decorator} belongs on a method`);
+  }
+  for (const record of readMembers<ToolOptions>(METADATA_KEYS.tools, cls)) push(into.tools, scanTool(scope, record));
+  for (const record of readMembers<PromptOptions>(METADATA_KEYS.prompts, cls)) push(into.prompts, scanPrompt(scope, record));
+  for (const record of readMembers<ResourceRecord>(METADATA_KEYS.resources, cls)) push(into.resources, scanResource(scope, record));
+}
+
+function push<T>(list: T[], item: T | undefined): void {
+  if (item !== undefined) list.push(item);
+}
+
+/** The key a definition is addressed by; two definitions with one key cannot both be served. */
+export function resourceKey(definition: ResourceDefinition): string {
+  return definition.kind === 'resource' ? definition.uri : definition.uriTemplate.source;
+}
+
+function duplicates(definitions: Definitions): string[] {
+  return [
+    ...collide('tool name', definitions.tools, (d) => d.name),
+    ...collide('prompt name', definitions.prompts, (d) => d.name),
+    ...collide('resource URI', definitions.resources, resourceKey),
+  ];
+}
+
+function collide<T extends { label: string }>(what: string, items: readonly T[], keyOf: (item: T) => string): string[] {
+  const byKey = new Map<string, string[]>();
+  for (const item of items) byKey.set(keyOf(item), [...(byKey.get(keyOf(item)) ?? []), item.label]);
+  return [...byKey].filter(([, labels]) => labels.length > 1)
+    .map(([key, labels]) => `duplicate ${what} "${key}": ${labels.join(', ')}`);
+}

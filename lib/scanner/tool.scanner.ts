@@ -1,0 +1,60 @@
+import type { ToolOptions } from '../decorators/tool.decorator';
+import type { MemberRecord } from '../metadata/metadata-store';
+import type { ToolAnnotations, WireTool } from '../protocol/wire.types';
+import { compileClassSchema } from '../schema';
+import type { ToolDefinition } from './definitions';
+import { bindInvoker, readHandlerSignature } from './handler-signature';
+import { attempt, definedOnly, labelOf, type ScanScope } from './scan-scope';
+
+/** Tool names the spec allows: what clients accept and route by. */
+export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+const EMPTY_OBJECT_SCHEMA = Object.freeze({ type: 'object' });
+
+export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): ToolDefinition | undefined {
+  const { options, propertyKey } = record;
+  const label = labelOf(scope, propertyKey);
+  const problemsBefore = scope.problems.length;
+  const name = options.name ?? propertyKey;
+  if (!TOOL_NAME.test(name)) scope.problems.push(`${label}: tool name "${name}" must match ${TOOL_NAME.source}`);
+  if (!options.description?.trim()) scope.problems.push(`${label}: tool "${name}" needs a description (clients reject tools without one)`);
+
+  const signature = readHandlerSignature(scope.proto, propertyKey, options.input);
+  if (signature.problem) scope.problems.push(`${label}: ${signature.problem}`);
+  const inputSchema = signature.inputClass
+    ? attempt(scope.problems, label, () => compileClassSchema(signature.inputClass!))
+    : EMPTY_OBJECT_SCHEMA;
+  const outputSchema = options.output
+    ? attempt(scope.problems, label, () => compileClassSchema(options.output!))
+    : undefined;
+  if (scope.problems.length > problemsBefore) return undefined;
+
+  const descriptor: WireTool = Object.freeze(definedOnly({
+    name,
+    title: options.title,
+    description: options.description,
+    inputSchema: inputSchema!,
+    outputSchema,
+    annotations: annotationsOf(options),
+    icons: options.icons,
+    _meta: options._meta,
+  }));
+  return Object.freeze({
+    kind: 'tool',
+    name,
+    label,
+    descriptor,
+    inputClass: signature.inputClass,
+    invoke: bindInvoker(scope.resolve, propertyKey, signature),
+  });
+}
+
+function annotationsOf(options: ToolOptions): ToolAnnotations | undefined {
+  const annotations = definedOnly({
+    readOnlyHint: options.readOnly,
+    destructiveHint: options.destructive,
+    idempotentHint: options.idempotent,
+    openWorldHint: options.openWorld,
+  });
+  return Object.keys(annotations).length > 0 ? Object.freeze(annotations) : undefined;
+}

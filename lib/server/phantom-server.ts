@@ -1,0 +1,81 @@
+import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
+import { Context } from '../context/context';
+import type { Constructor } from '../metadata/metadata-store';
+import { STDERR_DIAGNOSTICS } from '../protocol/diagnostics';
+import type { Implementation } from '../protocol/wire.types';
+import { Paginator } from '../router/pagination';
+import { Registry, type ListChangeListener } from '../router/registry';
+import { Router, type Outcome } from '../router/router';
+import { scan } from '../scanner/scanner';
+import type { PhantomServerOptions } from './server-options';
+
+/**
+ * An MCP server built from decorated classes. It scans the providers once, compiles the router,
+ * and owns a tsyringe child container in which each provider is a singleton.
+ *
+ * @example
+ * const server = new PhantomServer({ name: 'weather', version: '1.0.0', providers: [WeatherTools] });
+ * const outcome = await server.handle('tools/call', { name: 'forecast', arguments: { city: 'Oslo' } });
+ */
+export class PhantomServer {
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  /** The server's own child container: register services here, or in the parent you passed. */
+  readonly container: DependencyContainer;
+  readonly registry = new Registry();
+  readonly router: Router;
+
+  constructor(private readonly options: PhantomServerOptions) {
+    this.info = Object.freeze(definedOnly({
+      name: options.name, version: options.version, title: options.title, icons: options.icons, websiteUrl: options.websiteUrl,
+    }));
+    this.instructions = options.instructions;
+    this.container = (options.container ?? rootContainer).createChildContainer();
+    this.router = new Router({
+      registry: this.registry,
+      paginator: new Paginator(options.pageSize, options.cursorKey),
+      diagnostics: options.diagnostics ?? STDERR_DIAGNOSTICS,
+    });
+    this.add(...options.providers);
+    if (options.forms?.length) scan({ providers: [], forms: options.forms, resolve: this.resolve });
+  }
+
+  /** Serves the tools, resources and prompts of more provider classes on the running server. */
+  add(...providers: Constructor[]): void {
+    for (const cls of providers) {
+      if (typeof cls === 'function' && !this.container.isRegistered(cls)) {
+        this.container.register(cls, { useClass: cls }, { lifecycle: Lifecycle.ContainerScoped });
+      }
+    }
+    this.registry.add(scan({ providers, resolve: this.resolve }));
+  }
+
+  removeTool(name: string): boolean {
+    return this.registry.removeTool(name);
+  }
+
+  removePrompt(name: string): boolean {
+    return this.registry.removePrompt(name);
+  }
+
+  /** Removes a fixed resource by URI, or a template by its template text. */
+  removeResource(uriOrTemplate: string): boolean {
+    return this.registry.removeResource(uriOrTemplate);
+  }
+
+  /** Called after each runtime change to a list (the protocol layer turns it into `list_changed`). */
+  onListChanged(listener: ListChangeListener): () => void {
+    return this.registry.onChange(listener);
+  }
+
+  /** Answers one request in-process. Never throws: the outcome is a result or a JSON-RPC error. */
+  handle(method: string, params?: unknown, ctx: Context = new Context()): Promise<Outcome> {
+    return this.router.handle(method, params, ctx);
+  }
+
+  private readonly resolve = (cls: Constructor): object => this.container.resolve(cls) as object;
+}
+
+function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

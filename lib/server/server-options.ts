@@ -1,0 +1,34 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { Constructor } from '../metadata/metadata-store';
+import type { Diagnostics } from '../protocol/diagnostics';
+import type { Icon } from '../protocol/wire.types';
+
+/**
+ * How a server is made.
+ *
+ * @example
+ * const server = new PhantomServer({ name: 'weather', version: '1.0.0', providers: [WeatherTools] });
+ */
+export interface PhantomServerOptions {
+  /** `serverInfo.name`. */
+  readonly name: string;
+  /** `serverInfo.version`. */
+  readonly version: string;
+  readonly title?: string;
+  readonly icons?: readonly Icon[];
+  readonly websiteUrl?: string;
+  /** Told to the client at initialisation: how to use this server's tools well. */
+  readonly instructions?: string;
+  /** The classes whose `@Tool`, `@Resource` and `@Prompt` methods the server serves. */
+  readonly providers: readonly Constructor[];
+  /** `@Elicit` form classes, checked at start-up so a bad form fails there rather than mid-call. */
+  readonly forms?: readonly Constructor[];
+  /** The parent of the server's own child container (default: tsyringe's root container). */
+  readonly container?: DependencyContainer;
+  /** Items per page of every list (default 100). */
+  readonly pageSize?: number;
+  /** Signs pagination cursors; set it when several replicas must accept each other's cursors. */
+  readonly cursorKey?: string;
+  /** Where the framework reports handler failures (default: stderr). */
+  readonly diagnostics?: Diagnostics;
+}
