@@ -1,7 +1,7 @@
 import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
 import { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
-import { STDERR_DIAGNOSTICS } from '../protocol/diagnostics';
+import { STDERR_DIAGNOSTICS, type Diagnostics } from '../protocol/diagnostics';
 import type { Implementation } from '../protocol/wire.types';
 import { Paginator } from '../router/pagination';
 import { Registry, type ListChangeListener } from '../router/registry';
@@ -24,6 +24,8 @@ export class PhantomServer {
   readonly container: DependencyContainer;
   readonly registry = new Registry();
   readonly router: Router;
+  /** Where the framework reports handler failures. */
+  readonly diagnostics: Diagnostics;
 
   constructor(private readonly options: PhantomServerOptions) {
     this.info = Object.freeze(definedOnly({
@@ -31,10 +33,11 @@ export class PhantomServer {
     }));
     this.instructions = options.instructions;
     this.container = (options.container ?? rootContainer).createChildContainer();
+    this.diagnostics = options.diagnostics ?? STDERR_DIAGNOSTICS;
     this.router = new Router({
       registry: this.registry,
       paginator: new Paginator(options.pageSize, options.cursorKey),
-      diagnostics: options.diagnostics ?? STDERR_DIAGNOSTICS,
+      diagnostics: this.diagnostics,
     });
     this.add(...options.providers);
     if (options.forms?.length) scan({ providers: [], forms: options.forms, resolve: this.resolve });

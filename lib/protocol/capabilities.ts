@@ -1,0 +1,16 @@
+import type { Registry } from '../router/registry';
+import type { JsonObject } from './wire.types';
+
+/**
+ * The server's capabilities, computed from what is registered: a server advertises only the
+ * features it has. `logging` is always there, since every handler can log.
+ */
+export function serverCapabilities(registry: Registry): JsonObject {
+  const { tools, prompts, resources } = registry.counts;
+  const capabilities: JsonObject = { logging: {} };
+  if (prompts > 0 || resources > 0) capabilities.completions = {};
+  if (tools > 0) capabilities.tools = { listChanged: true };
+  if (prompts > 0) capabilities.prompts = { listChanged: true };
+  if (resources > 0) capabilities.resources = { subscribe: true, listChanged: true };
+  return capabilities;
+}

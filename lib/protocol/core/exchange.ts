@@ -1,0 +1,14 @@
+import type { JsonRpcMessage } from '../jsonrpc';
+
+/**
+ * The way back for one incoming request: notifications and server-to-client requests related to
+ * it travel here before its response (an SSE stream on HTTP, the pipe on stdio).
+ */
+export interface Exchange {
+  send(message: JsonRpcMessage): void;
+  /** False once the client has gone (stream closed): nothing sent after that arrives. */
+  readonly open: boolean;
+}
+
+/** Delivers messages that belong to no request: list changes, resource updates (the GET stream). */
+export type StandaloneSink = (message: JsonRpcMessage) => void;

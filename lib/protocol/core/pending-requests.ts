@@ -1,0 +1,71 @@
+import { PhantomError } from '../errors';
+import type { JsonRpcResponse, RequestId } from '../jsonrpc';
+import type { JsonObject } from '../wire.types';
+import { ProtocolError } from '../errors';
+
+interface Waiter {
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Server-to-client requests waiting for the client's response, keyed by session and request id,
+ * so a response can only ever complete a request of its own session.
+ */
+export class PendingRequests {
+  private readonly waiting = new Map<string, Waiter>();
+  private nextId = 0;
+
+  /** A fresh id for a request to the client. */
+  allocateId(): number {
+    this.nextId += 1;
+    return this.nextId;
+  }
+
+  wait(sessionId: string, id: RequestId, timeoutMs: number | undefined, signal: AbortSignal): Promise<JsonObject> {
+    const key = keyOf(sessionId, id);
+    return new Promise<JsonObject>((resolve, reject) => {
+      const finish = () => {
+        this.waiting.delete(key);
+        if (timer) clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        finish();
+        reject(new PhantomError('request_aborted', 'The request waiting for the client was cancelled'));
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+        finish();
+        reject(new PhantomError('request_timeout', `The client did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(key, {
+        resolve: (result) => { finish(); resolve(result); },
+        reject: (error) => { finish(); reject(error); },
+      });
+    });
+  }
+
+  /** Completes the waiting request; `false` when nothing of that session waits for this id. */
+  settle(sessionId: string, response: JsonRpcResponse): boolean {
+    if (response.id === null) return false;
+    const waiter = this.waiting.get(keyOf(sessionId, response.id));
+    if (!waiter) return false;
+    if ('result' in response) waiter.resolve(response.result);
+    else waiter.reject(new ProtocolError(response.error.code, response.error.message, response.error.data));
+    return true;
+  }
+
+  /** Fails every request of a session that ended. */
+  abandon(sessionId: string): void {
+    const prefix = `${sessionId}\u0000`;
+    for (const [key, waiter] of this.waiting) {
+      if (key.startsWith(prefix)) waiter.reject(new PhantomError('session_closed', 'The session ended before the client answered'));
+    }
+  }
+}
+
+function keyOf(sessionId: string, id: RequestId): string {
+  return `${sessionId}\u0000${typeof id}:${id}`;
+}

@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { Context } from '../../context/context';
+import type { PhantomServer } from '../../server/phantom-server';
+import type { ListKind } from '../../router/registry';
+import { serverCapabilities } from '../capabilities';
+import { ErrorCode } from '../error-codes';
+import { ProtocolError } from '../errors';
+import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
+import { Method, Notification } from '../methods';
+import { LIFECYCLE_HANDLERS } from '../session-era/lifecycle.handlers';
+import { SessionChannel, type ChannelHost } from '../session-era/session-channel';
+import { InMemorySessionStore, type SessionStore } from '../session/session-store';
+import type { SessionState } from '../session/session-state';
+import { negotiateVersion } from '../versions';
+import type { ClientCapabilities, Implementation, JsonObject } from '../wire.types';
+import type { Exchange, StandaloneSink } from './exchange';
+import { InFlight } from './in-flight';
+import { PendingRequests } from './pending-requests';
+
+export interface ProtocolOptions {
+  /** Where sessions live (default: in memory). */
+  readonly sessionStore?: SessionStore;
+  /** Sessions idle this long expire (default 30 minutes; in-memory store only). */
+  readonly sessionIdleMs?: number;
+  /** How long server-to-client requests wait for an answer (default 5 minutes). */
+  readonly requestTimeoutMs?: number;
+}
+
+const LIST_CHANGED: Readonly<Record<ListKind, Notification>> = Object.freeze({
+  tools: Notification.ToolListChanged,
+  prompts: Notification.PromptListChanged,
+  resources: Notification.ResourceListChanged,
+});
+
+/**
+ * The transport-independent heart of the protocol: initialisation, the session-era methods,
+ * dispatch to the router with a per-request context, cancellation, and routing of the client's
+ * responses to the server-to-client requests waiting for them.
+ */
+export class ProtocolCore implements ChannelHost {
+  readonly sessions: SessionStore;
+  readonly pending = new PendingRequests();
+  private readonly inFlight = new InFlight();
+  private readonly standalone = new Map<string, StandaloneSink>();
+  private readonly urlElicitations = new Map<string, { sessionId: string; exchange: Exchange }>();
+  private readonly requestTimeoutMs: number | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
+    this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id));
+    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.unsubscribe = server.onListChanged((kind) => this.broadcast(notification(LIST_CHANGED[kind])));
+  }
+
+  /** Answers `initialize`: negotiates the version and creates the session. */
+  async initialize(message: JsonRpcRequest, principal?: unknown, sessionId = newSessionId()): Promise<{ state?: SessionState; response: JsonRpcResponse }> {
+    const params = message.params ?? {};
+    const problem = initializeProblem(params);
+    if (problem) return { response: failure(message.id, { code: ErrorCode.InvalidParams, message: problem }) };
+    const now = Date.now();
+    const state: SessionState = {
+      id: sessionId,
+      protocolVersion: negotiateVersion(params.protocolVersion),
+      clientInfo: params.clientInfo as Implementation,
+      clientCapabilities: (params.capabilities ?? {}) as ClientCapabilities,
+      initialized: false,
+      subscriptions: [],
+      principal,
+      assigns: {},
+      createdAt: now,
+      lastActiveAt: now,
+    };
+    await this.sessions.save(state);
+    const result: JsonObject = {
+      protocolVersion: state.protocolVersion,
+      capabilities: serverCapabilities(this.server.registry),
+      serverInfo: this.server.info,
+    };
+    if (this.server.instructions !== undefined) result.instructions = this.server.instructions;
+    return { state, response: success(message.id, result) };
+  }
+
+  /** Answers one request of an initialised session; `undefined` when it was cancelled (no answer is sent). */
+  async request(state: SessionState, message: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
+    if (message.method === Method.Initialize) {
+      return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
+    }
+    const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
+    if (lifecycle) return this.runLifecycle(state, message, lifecycle);
+    if (!this.server.router.handles(message.method)) {
+      return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
+    }
+    const controller = this.inFlight.start(state.id, message.id);
+    try {
+      const ctx = this.contextFor(state, message, exchange, controller.signal);
+      const outcome = await this.server.router.handle(message.method, message.params, ctx);
+      if (controller.signal.aborted) return undefined;
+      return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
+    } finally {
+      this.inFlight.finish(state.id, message.id);
+    }
+  }
+
+  /** Handles a client notification: initialised, cancelled, roots changed. Never answered. */
+  async notification(state: SessionState, message: JsonRpcNotification): Promise<void> {
+    if (message.method === Notification.Initialized && !state.initialized) {
+      state.initialized = true;
+      await this.sessions.save(state);
+    } else if (message.method === Notification.Cancelled) {
+      this.inFlight.cancel(state.id, message.params?.requestId, message.params?.reason);
+    }
+  }
+
+  /** Routes a client's response to the request of this session waiting for it. */
+  response(state: SessionState, message: JsonRpcResponse): boolean {
+    return this.pending.settle(state.id, message);
+  }
+
+  /** Where messages that belong to no request go for this session (the GET stream, the pipe). */
+  attachStandalone(sessionId: string, sink: StandaloneSink): () => void {
+    this.standalone.set(sessionId, sink);
+    return () => {
+      if (this.standalone.get(sessionId) === sink) this.standalone.delete(sessionId);
+    };
+  }
+
+  hasStandalone(sessionId: string): boolean {
+    return this.standalone.has(sessionId);
+  }
+
+  /** Ends a session: its requests are aborted, its waiters fail, and it is forgotten. */
+  async endSession(id: string): Promise<boolean> {
+    this.forget(id);
+    return this.sessions.delete(id);
+  }
+
+  /** Tells every session subscribed to `uri` that it changed. */
+  async resourceUpdated(uri: string): Promise<void> {
+    const message = notification(Notification.ResourceUpdated, { uri });
+    for (const id of await this.sessions.subscribers(uri)) this.standalone.get(id)?.(message);
+  }
+
+  /** Announces the end of a URL elicitation to the client that was sent it. */
+  notifyElicitationComplete(elicitationId: string): boolean {
+    const target = this.urlElicitations.get(elicitationId);
+    if (!target) return false;
+    this.urlElicitations.delete(elicitationId);
+    const message = notification(Notification.ElicitationComplete, { elicitationId });
+    const sink = this.standalone.get(target.sessionId);
+    if (target.exchange.open) target.exchange.send(message);
+    else if (sink) sink(message);
+    else return false;
+    return true;
+  }
+
+  trackUrlElicitation(elicitationId: string, sessionId: string, exchange: Exchange): void {
+    this.urlElicitations.set(elicitationId, { sessionId, exchange });
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    await this.sessions.close();
+  }
+
+  private async runLifecycle(state: SessionState, message: JsonRpcRequest, handler: NonNullable<ReturnType<typeof LIFECYCLE_HANDLERS.get>>): Promise<JsonRpcResponse> {
+    try {
+      const { result, changed } = await handler(message.params ?? {}, state);
+      if (changed) await this.sessions.save(state);
+      return success(message.id, result);
+    } catch (error) {
+      if (error instanceof ProtocolError) return failure(message.id, error.toJSON());
+      throw error;
+    }
+  }
+
+  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, signal: AbortSignal): Context {
+    const meta = message.params?._meta as JsonObject | undefined;
+    const progressToken = meta?.progressToken;
+    return new Context({
+      requestId: message.id,
+      signal,
+      progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+      clientInfo: state.clientInfo,
+      clientCapabilities: state.clientCapabilities,
+      principal: state.principal,
+      channel: new SessionChannel(this, state, exchange),
+      requestTimeoutMs: this.requestTimeoutMs,
+    });
+  }
+
+  private broadcast(message: JsonRpcNotification): void {
+    for (const sink of this.standalone.values()) sink(message);
+  }
+
+  private forget(id: string): void {
+    this.inFlight.cancelSession(id);
+    this.pending.abandon(id);
+    this.standalone.delete(id);
+    for (const [elicitationId, target] of this.urlElicitations) if (target.sessionId === id) this.urlElicitations.delete(elicitationId);
+  }
+}
+
+/** 128 bits from the system's CSPRNG, as visible ASCII (hex). */
+export function newSessionId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+function initializeProblem(params: JsonObject): string | undefined {
+  if (typeof params.protocolVersion !== 'string') return '"protocolVersion" must be a string';
+  if (params.capabilities !== undefined && (typeof params.capabilities !== 'object' || params.capabilities === null)) return '"capabilities" must be an object';
+  const info = params.clientInfo as JsonObject | undefined;
+  if (!info || typeof info !== 'object' || typeof info.name !== 'string' || typeof info.version !== 'string') {
+    return '"clientInfo" must be an object with a name and a version';
+  }
+  return undefined;
+}

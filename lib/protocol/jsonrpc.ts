@@ -1,0 +1,79 @@
+import { ErrorCode } from './error-codes';
+import type { ErrorObject } from './error-mapper';
+import type { JsonObject } from './wire.types';
+
+/** JSON-RPC 2.0 message shapes, typed once. */
+export type RequestId = string | number;
+
+export interface JsonRpcRequest { readonly jsonrpc: '2.0'; readonly id: RequestId; readonly method: string; readonly params?: JsonObject }
+export interface JsonRpcNotification { readonly jsonrpc: '2.0'; readonly method: string; readonly params?: JsonObject }
+export interface JsonRpcSuccess { readonly jsonrpc: '2.0'; readonly id: RequestId; readonly result: JsonObject }
+export interface JsonRpcFailure { readonly jsonrpc: '2.0'; readonly id: RequestId | null; readonly error: ErrorObject }
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** An incoming value sorted by what it is; `invalid` carries the error to answer with. */
+export type Classified =
+  | { readonly kind: 'request'; readonly message: JsonRpcRequest }
+  | { readonly kind: 'notification'; readonly message: JsonRpcNotification }
+  | { readonly kind: 'response'; readonly message: JsonRpcResponse }
+  | { readonly kind: 'invalid'; readonly id: RequestId | null; readonly error: ErrorObject };
+
+function isId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalid(id: RequestId | null, message: string): Classified {
+  return { kind: 'invalid', id, error: { code: ErrorCode.InvalidRequest, message } };
+}
+
+/** Sorts one parsed JSON value into a request, notification, response, or an invalid request. */
+export function classify(value: unknown): Classified {
+  if (!isObject(value)) return invalid(null, 'Invalid Request: a message must be a JSON object');
+  const id = isId(value.id) ? value.id : null;
+  if (value.jsonrpc !== '2.0') return invalid(id, 'Invalid Request: "jsonrpc" must be "2.0"');
+  if ('method' in value) {
+    if (typeof value.method !== 'string') return invalid(id, 'Invalid Request: "method" must be a string');
+    if (value.params !== undefined && !isObject(value.params)) return invalid(id, 'Invalid Request: "params" must be an object');
+    if (!('id' in value)) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
+    if (!isId(value.id)) return invalid(null, 'Invalid Request: "id" must be a string or a number');
+    return { kind: 'request', message: value as unknown as JsonRpcRequest };
+  }
+  if ('result' in value || 'error' in value) {
+    if (!isId(value.id) && value.id !== null) return invalid(null, 'Invalid Request: a response needs an id');
+    if ('result' in value ? !isObject(value.result) : !isObject(value.error)) return invalid(id, 'Invalid Request: malformed response');
+    return { kind: 'response', message: value as unknown as JsonRpcResponse };
+  }
+  return invalid(id, 'Invalid Request: neither a request, a notification nor a response');
+}
+
+/** Parses bytes as JSON; `undefined` means a parse error (-32700). */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export const PARSE_ERROR: ErrorObject = Object.freeze({ code: ErrorCode.ParseError, message: 'Parse error' });
+
+export function success(id: RequestId, result: JsonObject): JsonRpcSuccess {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function failure(id: RequestId | null, error: ErrorObject): JsonRpcFailure {
+  return { jsonrpc: '2.0', id, error };
+}
+
+export function notification(method: string, params?: JsonObject): JsonRpcNotification {
+  return params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+}
+
+export function request(id: RequestId, method: string, params?: JsonObject): JsonRpcRequest {
+  return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+}

@@ -1,0 +1,37 @@
+import { ProtocolError } from '../errors';
+import { Method } from '../methods';
+import type { SessionState } from '../session/session-state';
+import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../wire.types';
+
+/** A session-era method that reads or changes the session itself rather than the router. */
+export type LifecycleHandler = (params: JsonObject, state: SessionState) => Promise<{ result: JsonObject; changed: boolean }>;
+
+const EMPTY = Object.freeze({}) as JsonObject;
+
+function requireUri(params: JsonObject): string {
+  if (typeof params.uri !== 'string' || params.uri.length === 0) throw ProtocolError.invalidParams('"uri" must be a non-empty string');
+  return params.uri;
+}
+
+export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleHandler> = new Map<string, LifecycleHandler>([
+  [Method.Ping, async () => ({ result: EMPTY, changed: false })],
+  [Method.LoggingSetLevel, async (params, state) => {
+    if (!LOGGING_LEVELS.includes(params.level as LoggingLevel)) {
+      throw ProtocolError.invalidParams(`"level" must be one of ${LOGGING_LEVELS.join(', ')}`);
+    }
+    state.logLevel = params.level as LoggingLevel;
+    return { result: EMPTY, changed: true };
+  }],
+  [Method.ResourcesSubscribe, async (params, state) => {
+    const uri = requireUri(params);
+    if (state.subscriptions.includes(uri)) return { result: EMPTY, changed: false };
+    state.subscriptions = [...state.subscriptions, uri];
+    return { result: EMPTY, changed: true };
+  }],
+  [Method.ResourcesUnsubscribe, async (params, state) => {
+    const uri = requireUri(params);
+    const before = state.subscriptions.length;
+    state.subscriptions = state.subscriptions.filter((s) => s !== uri);
+    return { result: EMPTY, changed: state.subscriptions.length !== before };
+  }],
+]);

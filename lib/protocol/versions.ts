@@ -1,0 +1,17 @@
+/** Protocol revisions of the session era, newest first. */
+export const SESSION_ERA_VERSIONS = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26'] as const);
+export type SessionEraVersion = (typeof SESSION_ERA_VERSIONS)[number];
+
+export const LATEST_SESSION_VERSION: SessionEraVersion = SESSION_ERA_VERSIONS[0];
+
+/** What an HTTP request without `MCP-Protocol-Version` is taken to speak (the spec's fallback). */
+export const HTTP_DEFAULT_VERSION: SessionEraVersion = '2025-03-26';
+
+export function isSessionEraVersion(version: unknown): version is SessionEraVersion {
+  return (SESSION_ERA_VERSIONS as readonly unknown[]).includes(version);
+}
+
+/** The client's version when we speak it, else our newest: the client then decides. */
+export function negotiateVersion(requested: unknown): SessionEraVersion {
+  return isSessionEraVersion(requested) ? requested : LATEST_SESSION_VERSION;
+}

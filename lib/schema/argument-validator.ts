@@ -1,0 +1,119 @@
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import type { Constructor } from '../metadata/metadata-store';
+import { isDtoClass, readClassProperties } from './class-property.reader';
+import { compileClassSchema } from './class-schema.compiler';
+import { cloneValue, describeKind, type JsonSchema, type Validated } from './json-schema.types';
+import { formatValidationErrors } from './validation-issues.formatter';
+
+export type { Validated } from './json-schema.types';
+
+export interface ValidateArgumentsOptions {
+  /**
+   * Converts string values of top-level number, integer and boolean properties (`"3"` -> 3,
+   * `"true"` -> true). Prompt arguments always arrive as strings; tool arguments never need it.
+   */
+  readonly coerce?: boolean;
+}
+
+/**
+ * Turns untrusted arguments into a validated instance of `cls`, using the same metadata that
+ * produced the advertised schema. Properties the schema does not declare are dropped, at every
+ * depth, not rejected: clients that send extras keep working and nothing undeclared reaches the
+ * handler. A missing `input` counts as `{}` (MCP lets `arguments` be omitted). Never throws:
+ * anything wrong comes back as `issues`, one line per failing property.
+ *
+ * @example
+ * const result = await validateArguments(ForecastArgs, { city: 'Paris', days: 30 });
+ * if (!result.ok) throw ProtocolError.invalidParams(result.issues.join('\n'));
+ * // result.issues: ['days: must not be greater than 14']
+ */
+export async function validateArguments<T>(cls: Constructor<T>, input: unknown, options: ValidateArgumentsOptions = {}): Promise<Validated<T>> {
+  const args = input === undefined ? {} : input;
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    return { ok: false, issues: [`arguments: expected an object, got ${describeKind(args)}`] };
+  }
+  try {
+    const schema = compileClassSchema(cls);
+    let plain = pickDeclared(args, schema, schema) as Record<string, unknown>;
+    if (options.coerce) plain = coerceScalars(plain, schema);
+    const instance = plainToInstance(cls, plain) as T;
+    applyFieldDefaults(instance, new Set());
+    const errors = await validate(instance as object, { forbidUnknownValues: false, validationError: { target: false, value: true } });
+    const failed = new Set(errors.map((e) => e.property));
+    const issues = [...formatValidationErrors(errors), ...missingRequired(schema, instance as Record<string, unknown>, failed)];
+    return issues.length ? { ok: false, issues } : { ok: true, value: instance };
+  } catch (error) {
+    // Only a user transformer or validator can get here; report it rather than fail the caller.
+    return { ok: false, issues: [`arguments: could not be validated (${error instanceof Error ? error.message : String(error)})`] };
+  }
+}
+
+/** A copy of `value` keeping only what `schema` declares; `$ref`s resolve against `root`. */
+function pickDeclared(value: unknown, schema: JsonSchema, root: JsonSchema): unknown {
+  const target = resolveRef(schema, root);
+  const items = target.items as JsonSchema | undefined;
+  if (Array.isArray(value) && items && typeof items === 'object') return value.map((v) => pickDeclared(v, items, root));
+  const properties = target.properties as Record<string, JsonSchema> | undefined;
+  if (!properties || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, sub] of Object.entries(properties)) {
+    if (Object.hasOwn(value, key)) out[key] = pickDeclared((value as Record<string, unknown>)[key], sub, root);
+  }
+  return out;
+}
+
+function resolveRef(schema: JsonSchema, root: JsonSchema): JsonSchema {
+  const ref = schema.$ref;
+  if (ref === '#') return root;
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
+    return ((root.$defs as Record<string, JsonSchema> | undefined)?.[ref.slice('#/$defs/'.length)]) ?? {};
+  }
+  return schema;
+}
+
+const COERCERS: Readonly<Record<string, (text: string) => unknown>> = {
+  number: toNumber,
+  integer: toNumber,
+  boolean: (text) => BOOLEAN_WORDS.get(text.trim().toLowerCase()) ?? text,
+};
+
+const BOOLEAN_WORDS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['false', false],
+]);
+
+function toNumber(text: string): unknown {
+  const n = Number(text.trim());
+  return text.trim() !== '' && Number.isFinite(n) ? n : text;
+}
+
+/** Unconvertible strings are left alone so the validator reports them in its own words. */
+function coerceScalars(plain: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> {
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const out = { ...plain };
+  for (const [key, value] of Object.entries(out)) {
+    const coerce = COERCERS[String(properties[key]?.type)];
+    if (coerce && typeof value === 'string') out[key] = coerce(value);
+  }
+  return out;
+}
+
+/** `@Field({ default })` without an initialiser: fill it in, in nested DTO instances too. */
+function applyFieldDefaults(value: unknown, seen: Set<object>): void {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return;
+  seen.add(value);
+  if (Array.isArray(value)) return value.forEach((item) => applyFieldDefaults(item, seen));
+  if (!isDtoClass(value.constructor)) return;
+  const record = value as Record<string, unknown>;
+  for (const property of readClassProperties(value.constructor)) {
+    if (record[property.name] === undefined && property.field.default !== undefined) record[property.name] = cloneValue(property.field.default);
+    applyFieldDefaults(record[property.name], seen);
+  }
+}
+
+/** Required properties with no validator to notice they are missing. */
+function missingRequired(schema: JsonSchema, instance: Record<string, unknown>, reported: ReadonlySet<string>): string[] {
+  const required = (schema.required as string[] | undefined) ?? [];
+  return required.filter((name) => instance[name] === undefined && !reported.has(name)).map((name) => `${name}: is required`);
+}

@@ -1,0 +1,22 @@
+export type { JsonSchema, Validated } from './json-schema.types';
+export type { ValidationRule } from './validation-metadata.adapter';
+export { registerSchemaConverter, type SchemaConverter } from './schema-converter.registry';
+export { compileClassSchema } from './class-schema.compiler';
+export { validateArguments, type ValidateArgumentsOptions } from './argument-validator';
+export type {
+  BooleanProperty,
+  EnumChoice,
+  EnumProperty,
+  FormElicitation,
+  FormProperty,
+  FormSpec,
+  FormStringFormat,
+  NumberProperty,
+  RequestedSchema,
+  StringProperty,
+  UrlElicitation,
+  UrlSpec,
+} from './form-elicitation';
+export { buildForm, buildUrl, toElicitParams } from './elicitation.builder';
+export { compileFormClass, formClassProblems, formFromClass } from './form-schema.compiler';
+export { validateFormContent } from './form-content.validator';

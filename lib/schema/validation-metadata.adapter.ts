@@ -1,0 +1,99 @@
+/**
+ * The one module that reads class-validator's and class-transformer's private metadata storage.
+ * Both libraries keep decorator metadata in undocumented singletons; if either changes its
+ * internals, this file is the only one to fix.
+ */
+import { getMetadataStorage } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+
+/** The normalised view of one class-validator metadata entry (one decorator on one property). */
+export interface ValidationRule {
+  /**
+   * The rule's name: class-validator's own (`'isString'`, `'min'`, `'isOptional'`), the `name`
+   * given to `@ValidateBy`/`registerDecorator`/`@ValidatorConstraint`, or, for unnamed system
+   * rules, the metadata type (`'nestedValidation'`, `'conditionalValidation'`).
+   */
+  readonly name: string;
+  /** class-validator's metadata type: `'customValidation'`, `'nestedValidation'`, ... */
+  readonly type: string;
+  /** The decorator's arguments, e.g. `[14]` for `@Max(14)`, `[['a', 'b']]` for `@IsIn`. */
+  readonly constraints: readonly unknown[];
+  /** `{ each: true }`: the rule applies to every element of an array property. */
+  readonly each: boolean;
+}
+
+/** What class-transformer's `@Type(() => X)` says about a property. */
+interface TypeMetadata {
+  readonly typeFunction: (options?: unknown) => unknown;
+  readonly options?: { discriminator?: { subTypes?: readonly { value: unknown }[] } };
+}
+
+interface TransformerStorage {
+  findTypeMetadata(target: Function, propertyName: string): TypeMetadata | undefined;
+}
+
+// class-transformer ships no typings for its storage module, and exports no accessor for it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const transformerStorage: TransformerStorage = require('class-transformer/cjs/storage').defaultMetadataStorage;
+
+/**
+ * The rules on each property of `cls` and its ancestors, grouped by property. Ancestors' properties
+ * come first and each group keeps declaration order, so the schema reads like the source.
+ */
+export function readValidationRules(cls: Function): Map<string, ValidationRule[]> {
+  const depth = new Map<Function, number>();
+  for (let c: unknown = cls, i = 0; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    depth.set(c as Function, i++);
+  }
+  const metadatas = getMetadataStorage()
+    .getTargetValidationMetadatas(cls, '', true, false)
+    .filter((m) => typeof m.target === 'function')
+    .map((m, index) => ({ m, index, depth: depth.get(m.target as Function) ?? 0 }))
+    // Deepest ancestor first; the sort is stable, so declaration order survives within a class.
+    .sort((a, b) => b.depth - a.depth || a.index - b.index);
+
+  const byProperty = new Map<string, ValidationRule[]>();
+  for (const { m } of metadatas) {
+    const rules = byProperty.get(m.propertyName) ?? [];
+    rules.push(toRule(m));
+    byProperty.set(m.propertyName, rules);
+  }
+  return byProperty;
+}
+
+function toRule(m: ValidationMetadata): ValidationRule {
+  return Object.freeze({
+    name: m.name || constraintName(m) || m.type,
+    type: m.type,
+    constraints: Object.freeze([...(m.constraints ?? [])]),
+    each: m.each === true,
+  });
+}
+
+/** `@Validate(SomeConstraint)` carries no name; the constraint class registered one. */
+function constraintName(m: ValidationMetadata): string | undefined {
+  if (typeof m.constraintCls !== 'function') return undefined;
+  const [registered] = getMetadataStorage().getTargetValidatorConstraints(m.constraintCls);
+  return registered?.name || m.constraintCls.name || undefined;
+}
+
+/**
+ * The class(es) class-transformer will build for a property: `@Type(() => X)` gives `[X]`; a
+ * discriminated `@Type` gives its sub-types. `[]` when there is no `@Type` or it cannot be resolved.
+ */
+export function readTransformTypes(cls: Function, propertyName: string): Function[] {
+  const meta = transformerStorage.findTypeMetadata(cls, propertyName);
+  if (!meta) return [];
+  const subTypes = meta.options?.discriminator?.subTypes;
+  if (subTypes?.length) return subTypes.map((s) => s.value).filter(isFunction);
+  try {
+    const resolved = meta.typeFunction();
+    return isFunction(resolved) ? [resolved] : [];
+  } catch {
+    return []; // a typeFunction that needs its runtime arguments: nothing to advertise
+  }
+}
+
+function isFunction(value: unknown): value is Function {
+  return typeof value === 'function';
+}

@@ -1,0 +1,51 @@
+import type { JsonRpcMessage } from '../protocol/jsonrpc';
+import type { MessageTransport } from './message-transport';
+
+/**
+ * Two linked ends in one process: what one sends, the other receives (as a copy, so neither side
+ * can mutate the other's objects). For tests and in-process clients.
+ */
+export class InMemoryTransport implements MessageTransport {
+  onmessage?: (message: unknown) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private peer?: InMemoryTransport;
+  private closed = false;
+  private readonly backlog: unknown[] = [];
+  private started = false;
+
+  static createLinkedPair(): [InMemoryTransport, InMemoryTransport] {
+    const a = new InMemoryTransport();
+    const b = new InMemoryTransport();
+    a.peer = b;
+    b.peer = a;
+    return [a, b];
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    for (const message of this.backlog.splice(0)) this.onmessage?.(message);
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) throw new Error('InMemoryTransport is closed');
+    this.peer?.receive(structuredClone(message));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const peer = this.peer;
+    this.peer = undefined;
+    this.onclose?.();
+    await peer?.close();
+  }
+
+  private receive(message: unknown): void {
+    // Delivered on a later tick, like a real pipe, so a sender never re-enters itself.
+    queueMicrotask(() => {
+      if (!this.started) this.backlog.push(message);
+      else this.onmessage?.(message);
+    });
+  }
+}

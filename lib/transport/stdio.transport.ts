@@ -1,0 +1,105 @@
+import type { Readable, Writable } from 'node:stream';
+import type { JsonRpcMessage } from '../protocol/jsonrpc';
+import { MalformedMessageError, type MessageTransport } from './message-transport';
+
+export interface StdioOptions {
+  readonly input?: Readable;
+  readonly output?: Writable;
+  /** Longest line accepted, in bytes (default 4 MiB); a longer one is dropped as malformed. */
+  readonly maxLineBytes?: number;
+}
+
+/**
+ * MCP over stdio: one compact JSON message per line on stdout, read from stdin. stdout carries
+ * nothing else (the framework logs to stderr). End of input closes the transport.
+ */
+export class StdioTransport implements MessageTransport {
+  onmessage?: (message: unknown) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly maxLineBytes: number;
+  private buffered: Buffer[] = [];
+  private bufferedBytes = 0;
+  private skipping = false;
+  private closed = false;
+
+  constructor(options: StdioOptions = {}) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
+  }
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.once('end', this.onEnd);
+    this.input.once('error', this.onInputError);
+    this.input.resume();
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) return;
+    const line = `${JSON.stringify(message)}\n`;
+    if (!this.output.write(line)) await new Promise<void>((resolve) => this.output.once('drain', resolve));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('error', this.onInputError);
+    this.input.pause();
+    this.onclose?.();
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let newline = data.indexOf(0x0a); newline !== -1; newline = data.indexOf(0x0a)) {
+      this.append(data.subarray(0, newline));
+      this.flushLine();
+      data = data.subarray(newline + 1);
+    }
+    this.append(data);
+  };
+
+  private append(part: Buffer): void {
+    if (this.skipping || part.length === 0) return;
+    if (this.bufferedBytes + part.length > this.maxLineBytes) {
+      this.buffered = [];
+      this.bufferedBytes = 0;
+      this.skipping = true;
+      this.onerror?.(new MalformedMessageError(`A line longer than ${this.maxLineBytes} bytes was dropped`));
+      return;
+    }
+    this.buffered.push(part);
+    this.bufferedBytes += part.length;
+  }
+
+  private flushLine(): void {
+    const wasSkipping = this.skipping;
+    const text = Buffer.concat(this.buffered).toString('utf8').trim();
+    this.buffered = [];
+    this.bufferedBytes = 0;
+    this.skipping = false;
+    if (wasSkipping || text.length === 0) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.onerror?.(new MalformedMessageError('A line was not valid JSON'));
+      return;
+    }
+    this.onmessage?.(value);
+  }
+
+  private readonly onEnd = (): void => {
+    void this.close();
+  };
+
+  private readonly onInputError = (error: Error): void => {
+    this.onerror?.(error);
+    void this.close();
+  };
+}

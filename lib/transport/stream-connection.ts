@@ -1,0 +1,79 @@
+import type { Exchange } from '../protocol/core/exchange';
+import type { ProtocolCore } from '../protocol/core/protocol-core';
+import { ErrorCode } from '../protocol/error-codes';
+import { classify, failure, PARSE_ERROR, success, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc';
+import { Method } from '../protocol/methods';
+import type { SessionState } from '../protocol/session/session-state';
+import { MalformedMessageError, type MessageTransport } from './message-transport';
+
+/**
+ * One client on a message pipe (stdio, in-memory): one implicit session, created by `initialize`
+ * and ended when the pipe closes. Requests run concurrently; their messages share the pipe.
+ */
+export class StreamConnection {
+  private state?: SessionState;
+  private closed = false;
+  private detach?: () => void;
+  private resolveClosed!: () => void;
+  /** Settles when the pipe closes. */
+  readonly done = new Promise<void>((resolve) => { this.resolveClosed = resolve; });
+
+  constructor(private readonly core: ProtocolCore, private readonly transport: MessageTransport, private readonly principal?: unknown) {}
+
+  async start(): Promise<void> {
+    this.transport.onmessage = (value) => void this.receive(value).catch((error) => this.core.server.diagnostics.error('stdio message failed', error));
+    this.transport.onerror = (error) => {
+      if (error instanceof MalformedMessageError) this.send(failure(null, PARSE_ERROR));
+      else this.core.server.diagnostics.error('transport error', error);
+    };
+    this.transport.onclose = () => void this.end();
+    await this.transport.start();
+  }
+
+  private readonly exchange: Exchange = this.createExchange();
+
+  private createExchange(): Exchange {
+    const connection = this;
+    return { send: (message) => connection.send(message), get open() { return !connection.closed; } };
+  }
+
+  private async receive(value: unknown): Promise<void> {
+    const incoming = classify(value);
+    switch (incoming.kind) {
+      case 'invalid': return this.send(failure(incoming.id, incoming.error));
+      case 'request': return this.request(incoming.message);
+      case 'notification': if (this.state) await this.core.notification(this.state, incoming.message); return;
+      case 'response': if (this.state) this.core.response(this.state, incoming.message); return;
+    }
+  }
+
+  private async request(message: JsonRpcRequest): Promise<void> {
+    if (message.method === Method.Initialize && !this.state) {
+      const { state, response } = await this.core.initialize(message, this.principal);
+      if (state) {
+        this.state = state;
+        this.detach = this.core.attachStandalone(state.id, (m) => this.send(m));
+      }
+      return this.send(response);
+    }
+    if (!this.state) {
+      if (message.method === Method.Ping) return this.send(success(message.id, {}));
+      return this.send(failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is not initialised; send initialize first' }));
+    }
+    const response = await this.core.request(this.state, message, this.exchange);
+    if (response) this.send(response);
+  }
+
+  private send(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    this.transport.send(message).catch((error) => this.core.server.diagnostics.error('send failed', error));
+  }
+
+  private async end(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.detach?.();
+    if (this.state) await this.core.endSession(this.state.id);
+    this.resolveClosed();
+  }
+}

@@ -1,0 +1,99 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { Context, type PhantomServer } from '../../lib';
+import * as hello from '../../samples/01-hello-tool/main';
+import * as resources from '../../samples/02-resources/main';
+import * as prompts from '../../samples/03-prompts/main';
+import * as elicitation from '../../samples/04-elicitation/main';
+import * as di from '../../samples/05-dependency-injection/main';
+import * as showcase from '../../samples/showcase/main';
+import { FakeChannel } from '../context/fake-channel';
+
+async function ok(server: PhantomServer, method: string, params?: unknown, ctx?: Context): Promise<any> {
+  const outcome = await server.handle(method, params, ctx);
+  if ('error' in outcome) throw new Error(`${method} failed: ${JSON.stringify(outcome.error)}`);
+  return outcome.result;
+}
+
+describe('samples', () => {
+  describe('01-hello-tool', () => {
+    it('greets with the default greeting', async () => {
+      const result = await ok(hello.createServer(), 'tools/call', { name: 'hello', arguments: { name: 'Ada' } });
+      expect(result.content).to.deep.equal([{ type: 'text', text: 'Hello, Ada!' }]);
+    });
+  });
+
+  describe('02-resources', () => {
+    const server = resources.createServer();
+
+    it('lists fixed resources and the notes the lister names', async () => {
+      const listed = await ok(server, 'resources/list');
+      expect(listed.resources.map((r: { uri: string }) => r.uri)).to.deep.equal([
+        'notes://readme', 'notes://stats', 'notes://pixel.png', 'notes://notes/welcome', 'notes://notes/roadmap',
+      ]);
+    });
+
+    it('reads a template, JSON and a blob', async () => {
+      expect((await ok(server, 'resources/read', { uri: 'notes://notes/welcome' })).contents[0]).to.include({ mimeType: 'text/markdown' });
+      expect((await ok(server, 'resources/read', { uri: 'notes://stats' })).contents[0]).to.deep.equal({ uri: 'notes://stats', mimeType: 'application/json', text: '{"notes":2}' });
+      expect((await ok(server, 'resources/read', { uri: 'notes://pixel.png' })).contents[0]).to.include({ mimeType: 'image/png' }).and.have.property('blob');
+    });
+
+    it('completes slugs', async () => {
+      const completed = await ok(server, 'completion/complete', { ref: { type: 'ref/resource', uri: 'notes://notes/{slug}' }, argument: { name: 'slug', value: 'ro' } });
+      expect(completed.completion.values).to.deep.equal(['roadmap']);
+    });
+  });
+
+  describe('03-prompts', () => {
+    it('plans a trip from string arguments', async () => {
+      const got = await ok(prompts.createServer(), 'prompts/get', { name: 'plan', arguments: { city: 'Porto', days: '2' } });
+      expect(got.messages[0].content.text).to.equal('Plan 2 days in Porto.');
+    });
+  });
+
+  describe('04-elicitation', () => {
+    const server = elicitation.createServer();
+    const greet = (answer: () => any, clientCapabilities = { elicitation: {} }) =>
+      ok(server, 'tools/call', { name: 'greet' }, new Context({ channel: new FakeChannel(answer), clientCapabilities }));
+
+    it('greets by name on accept', async () => {
+      const result = await greet(() => ({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com', role: 'dev' } }));
+      expect(result).to.deep.equal({ content: [{ type: 'text', text: 'Hello Ada' }] });
+    });
+
+    it('answers an error result on decline or cancel', async () => {
+      expect((await greet(() => ({ action: 'decline' }))).isError).to.equal(true);
+      expect((await greet(() => ({ action: 'cancel' }))).isError).to.equal(true);
+    });
+
+    it('greets a stranger when the client cannot elicit', async () => {
+      expect(await greet(() => ({}), {} as never)).to.deep.equal({ content: [{ type: 'text', text: 'Hello stranger' }] });
+    });
+
+    it('sends a URL elicitation when the client supports it', async () => {
+      const channel = new FakeChannel(() => ({ action: 'accept' }));
+      const result = await ok(server, 'tools/call', { name: 'authenticate' }, new Context({ channel, clientCapabilities: { elicitation: { url: {} } } }));
+      expect(result.content[0].text).to.equal('Authenticated');
+      expect(channel.requests[0].params).to.include({ mode: 'url', message: 'Please sign in' });
+    });
+  });
+
+  describe('05-dependency-injection', () => {
+    it('shares the injected service between calls', async () => {
+      const server = di.createServer();
+      expect((await ok(server, 'tools/call', { name: 'buy', arguments: { item: 'apple' } })).structuredContent).to.deep.equal({ item: 'apple', left: 2 });
+      expect((await ok(server, 'tools/call', { name: 'stock', arguments: { item: 'apple' } })).structuredContent).to.deep.equal({ item: 'apple', count: 2 });
+      expect((await ok(server, 'tools/call', { name: 'buy', arguments: { item: 'pear' } })).isError).to.equal(true);
+    });
+  });
+
+  describe('showcase', () => {
+    it('serves every sample at once', async () => {
+      const server = showcase.createServer();
+      const { tools } = await ok(server, 'tools/list');
+      expect(tools.map((t: { name: string }) => t.name)).to.include.members(['hello', 'greet', 'authenticate', 'buy']);
+      expect((await ok(server, 'prompts/list')).prompts).to.have.length(3);
+    });
+  });
+});

@@ -1,0 +1,151 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { IsString } from 'class-validator';
+import { DefinitionError, Elicit, Field, Prompt, Resource, Tool, type Context } from '../../lib';
+import { scan } from '../../lib/scanner/scanner';
+import type { Constructor } from '../../lib/metadata/metadata-store';
+
+const resolve = (cls: Constructor): object => new cls() as object;
+
+function problemsOf(providers: Function[], forms: Function[] = []): string[] {
+  try {
+    scan({ providers: providers as never, forms: forms as never, resolve: resolve as never });
+  } catch (error) {
+    expect(error).to.be.instanceOf(DefinitionError);
+    return [...(error as DefinitionError).problems];
+  }
+  return [];
+}
+
+describe('scan', () => {
+  class CityArgs {
+    @Field({ description: 'A city' }) @IsString() city!: string;
+  }
+
+  context('when the classes are well formed', () => {
+    class Good {
+      @Tool({ description: 'Forecast', readOnly: true, openWorld: false, title: 'Forecast', icons: [{ src: 'https://x/i.png' }], _meta: { a: 1 } })
+      forecast(args: CityArgs, ctx: Context) { return [args, ctx]; }
+
+      @Tool({ name: 'bare.tool-1', description: 'No arguments' })
+      bare() { return 'ok'; }
+
+      @Resource('x://fixed', { description: 'F', mimeType: 'text/plain', size: 3 })
+      fixed() { return 'abc'; }
+
+      @Resource('x://cities/{city}', { description: 'T' })
+      byCity(params: CityArgs) { return params.city; }
+
+      @Prompt({ description: 'P' })
+      plan(args: CityArgs) { return args.city; }
+    }
+
+    it('compiles tools with defaults, annotations and schemas', () => {
+      const { tools } = scan({ providers: [Good], resolve });
+      expect(tools.map((t) => t.descriptor)).to.deep.equal([
+        {
+          name: 'forecast', title: 'Forecast', description: 'Forecast',
+          inputSchema: tools[0].descriptor.inputSchema,
+          annotations: { readOnlyHint: true, openWorldHint: false },
+          icons: [{ src: 'https://x/i.png' }], _meta: { a: 1 },
+        },
+        { name: 'bare.tool-1', description: 'No arguments', inputSchema: { type: 'object' } },
+      ]);
+      expect(tools[0].descriptor.inputSchema).to.deep.include({ type: 'object', required: ['city'] });
+      expect(tools[0].inputClass).to.equal(CityArgs);
+    });
+
+    it('tells fixed resources from templates', () => {
+      const { resources } = scan({ providers: [Good], resolve });
+      expect(resources.map((r) => r.kind)).to.deep.equal(['resource', 'template']);
+      expect(resources[0].descriptor).to.deep.equal({ uri: 'x://fixed', name: 'fixed', description: 'F', mimeType: 'text/plain', size: 3 });
+      expect(resources[1].descriptor).to.deep.equal({ uriTemplate: 'x://cities/{city}', name: 'byCity', description: 'T' });
+    });
+
+    it('derives prompt arguments from the argument class', () => {
+      const { prompts } = scan({ providers: [Good], resolve });
+      expect(prompts[0].descriptor).to.deep.equal({
+        name: 'plan', description: 'P', arguments: [{ name: 'city', description: 'A city', required: true }],
+      });
+    });
+
+    it('places the context where the signature puts it', async () => {
+      const { tools } = scan({ providers: [Good], resolve });
+      const ctx = {} as Context;
+      expect(await tools[0].invoke({ city: 'Oslo' }, ctx)).to.deep.equal([{ city: 'Oslo' }, ctx]);
+    });
+  });
+
+  context('when a class inherits decorated methods', () => {
+    class Base {
+      @Tool({ description: 'From the base' }) shared() { return 'base'; }
+    }
+    class Child extends Base {
+      @Tool({ description: 'Own' }) own() { return 'own'; }
+    }
+
+    it('walks the prototype chain', () => {
+      expect(scan({ providers: [Child], resolve }).tools.map((t) => t.name).sort()).to.deep.equal(['own', 'shared']);
+    });
+  });
+
+  context('when definitions are wrong', () => {
+    class Broken {
+      @Tool({ name: 'has space', description: 'x' }) a() {}
+      @Tool({ name: 'x'.repeat(65), description: 'x' }) b() {}
+      @Tool() noDescription() {}
+      @Tool({ name: 'dup', description: 'x' }) c() {}
+      @Resource('x://items/{id}', { description: 'x' }) item(_params: CityArgs) {}
+      @Resource('x://bad/{', { description: 'x' }) bad() {}
+      @Resource('x://t/{city}', { list: 'missing', complete: { nope: ['a'], city: 'missingToo' } }) t() {}
+      @Resource('x://fixed', { list: 'a' }) fixed() {}
+      @Prompt({ complete: { zzz: ['a'] } }) p(_args: CityArgs) {}
+      @Tool({ description: 'x' }) primitive(_value: string) {}
+      @Resource('x://twice') twice() {}
+    }
+    class Other {
+      @Tool({ name: 'dup', description: 'x' }) d() {}
+      @Resource('x://twice') twice2() {}
+    }
+    class Misplaced {
+      @Tool({ description: 'x' }) notAMethod = 1;
+    }
+    class NotAForm {
+      @IsString() name!: string;
+    }
+
+    const problems = problemsOf([Broken, Other, Misplaced], [NotAForm]);
+    const expectProblem = (pattern: RegExp) => expect(problems.some((p) => pattern.test(p)), `${pattern} in\n${problems.join('\n')}`).to.equal(true);
+
+    it('reports every problem at once, labelled Class#member', () => {
+      expect(problems.length).to.be.greaterThanOrEqual(12);
+    });
+    it('reports an invalid tool name', () => expectProblem(/^Broken#a: tool name "has space" must match/));
+    it('reports a tool name over 64 characters', () => expectProblem(/^Broken#b: tool name "x{65}"/));
+    it('reports a missing description', () => expectProblem(/^Broken#noDescription: tool "noDescription" needs a description/));
+    it('reports duplicate tool names across classes', () => expectProblem(/duplicate tool name "dup": Broken#c, Other#d/));
+    it('reports duplicate resource URIs', () => expectProblem(/duplicate resource URI "x:\/\/twice": Broken#twice, Other#twice2/));
+    it('reports a template variable the handler cannot receive', () => expectProblem(/^Broken#item: template variable "id" is not a property of CityArgs/));
+    it('reports a malformed template', () => expectProblem(/^Broken#bad: /));
+    it('reports a missing lister method', () => expectProblem(/^Broken#t: lister method "missing" does not exist/));
+    it('reports completion of an unknown variable', () => expectProblem(/^Broken#t: completion for "nope"/));
+    it('reports a missing completion method', () => expectProblem(/^Broken#t: completion method "missingToo"/));
+    it('reports a lister on a fixed resource', () => expectProblem(/^Broken#fixed: "list" applies to templates only/));
+    it('reports completion of an unknown prompt argument', () => expectProblem(/^Broken#p: completion for "zzz"/));
+    it('reports a primitive argument type', () => expectProblem(/^Broken#primitive: its first parameter must be an argument class/));
+    it('reports a decorator on a non-method', () => expectProblem(/^Misplaced#notAMethod: @Tool belongs on a method/));
+    it('reports an invalid form', () => expectProblem(/NotAForm/));
+  });
+
+  context('when a form carries a nested object', () => {
+    class Inner { @IsString() x!: string; }
+    @Elicit({ message: 'm' })
+    class NestedForm {
+      @Field({ title: 'Inner' }) inner!: Inner;
+    }
+
+    it('is a start-up error', () => {
+      expect(problemsOf([], [NestedForm]).join('\n')).to.match(/inner/);
+    });
+  });
+});
