@@ -26,3 +26,14 @@ export type * from './protocol/wire.types';
 
 export type { Outcome } from './router/router';
 export type { ListKind } from './router/registry';
+
+export type { MessageTransport } from './transport/message-transport';
+export { StdioTransport, type StdioOptions } from './transport/stdio.transport';
+export { InMemoryTransport } from './transport/in-memory.transport';
+export type { StreamConnection } from './transport/stream-connection';
+export { StreamableHttpHandler } from './transport/http/streamable-http.handler';
+export type { HttpOptions, ListenOptions, Authenticate, AuthDecision, AuthRequest } from './transport/http/http-options';
+export type { HttpListener } from './transport/http/http-listener';
+export { InMemoryEventStore, type EventStore } from './transport/http/event-store';
+export { InMemorySessionStore, type SessionStore } from './protocol/session/session-store';
+export type { SessionState } from './protocol/session/session-state';

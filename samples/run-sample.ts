@@ -1,10 +1,31 @@
-import type { PhantomServer } from '../lib';
+import { StdioTransport, type PhantomServer } from '../lib';
 
 /**
- * How every sample starts when run directly. Until the transports land, a sample prints what it
- * serves (to stderr, keeping stdout free for the stdio wire) and exits.
+ * How every sample starts when run directly: over stdio by default, or over Streamable HTTP with
+ * `--http [--port N] [--host H]`.
+ *
+ * @example
+ * node dist/samples/01-hello-tool/main.js                 # stdio, for a desktop client
+ * node dist/samples/01-hello-tool/main.js --http --port 3000
  */
-export async function runSample(server: PhantomServer): Promise<void> {
-  const { tools, prompts, resources } = server.registry.counts;
-  process.stderr.write(`${server.info.name} ${server.info.version}: ${tools} tools, ${resources} resources, ${prompts} prompts\n`);
+export async function runSample(server: PhantomServer, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  if (argv.includes('--http')) {
+    const port = Number(valueOf(argv, '--port') ?? 3000);
+    const host = valueOf(argv, '--host') ?? '127.0.0.1';
+    const listener = await server.listen({ port, host });
+    process.stderr.write(`${server.info.name} serving MCP at ${listener.url}\n`);
+    const stop = () => void listener.close().then(() => server.close()).then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+  const connection = await server.connect(new StdioTransport());
+  await connection.done;
+  await server.close();
+  process.exit(0);
+}
+
+function valueOf(argv: readonly string[], flag: string): string | undefined {
+  const at = argv.indexOf(flag);
+  return at === -1 ? undefined : argv[at + 1];
 }

@@ -63,10 +63,7 @@ interface Leaf<T> {
 }
 
 /** Slot entry and exit positions, newest first; shared between threads so a fork costs nothing. */
-interface Mark {
-  readonly at: number;
-  readonly prev: Mark | undefined;
-}
+type Mark = { readonly at: number; readonly prev: Mark | undefined };
 
 interface Thread<T> {
   readonly node: Node<T>;
@@ -76,16 +73,11 @@ interface Thread<T> {
   readonly marks: Mark | undefined;
 }
 
-interface Frontier<T> {
-  readonly threads: Thread<T>[];
-  readonly seen: Set<string>;
-}
+/** The threads alive at one position, in priority order, and the states they hold. */
+type Frontier<T> = { readonly threads: Thread<T>[]; readonly seen: Set<string> };
 
-interface TailStart {
-  /** index of the first query pair the tail may bind */
-  readonly from: number;
-  readonly fragment: boolean;
-}
+/** Where a query tail starts: the first query pair it may bind, and whether a fragment follows. */
+type TailStart = { readonly from: number; readonly fragment: boolean };
 
 interface Candidate<T> {
   readonly leaf: Leaf<T>;
@@ -100,7 +92,9 @@ interface Candidate<T> {
  * Templates share one trie: literal characters are edges, expressions are slot nodes keyed by how
  * they consume text (not by variable name), so `users://{id}` and `users://{name}/x` share nodes.
  * A match runs every viable path in lock-step over the URI (a Pike VM), keeping at most one thread
- * per trie state, so no path is retried and the template count never enters the loop.
+ * per trie state, so no path is retried: the work per character is the number of states alive at
+ * once, which grows with how templates overlap (expressions side by side), not with their count.
+ * Only templates identical up to variable names share a node's leaf list and are all scored.
  *
  * Precedence: more literal characters (query names bound count as literal), then fewer `{+..}`
  * and `{#..}` expressions, then fewer variables, then earlier registration.
@@ -298,10 +292,7 @@ function bind<T>({ leaf, marks, tail }: Candidate<T>, scan: UriScan): TemplatePa
   return params;
 }
 
-interface QueryPair {
-  readonly raw: string;
-  readonly at: number;
-}
+type QueryPair = { readonly raw: string; readonly at: number };
 
 /** One URI's layout (RFC 3986: query from the first '?', fragment from the first '#'), computed once. */
 class UriScan {

@@ -179,8 +179,10 @@ function expandExpression(op: TemplateOperator, vars: readonly VarSpec[], params
     const value = Object.hasOwn(params, v.name) ? params[v.name] : undefined;
     // Undefined and empty lists are "undefined" in RFC terms: the variable is skipped.
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    if (typeof value === 'string') {
-      const text = enc(v.prefix === undefined ? value : Array.from(value).slice(0, v.prefix).join(''));
+    if (!Array.isArray(value)) {
+      // String() because links are often expanded from untyped data (a number id, say).
+      const whole = String(value);
+      const text = enc(v.prefix === undefined ? whole : Array.from(whole).slice(0, v.prefix).join(''));
       pieces.push(rule.named ? named(v.name, text) : text);
     } else if (v.explode) {
       pieces.push(value.map((item) => (rule.named ? named(v.name, enc(item)) : enc(item))).join(rule.sep));

@@ -3,6 +3,7 @@ import { validate } from 'class-validator';
 import type { Constructor } from '../metadata/metadata-store';
 import { isDtoClass, readClassProperties } from './class-property.reader';
 import { compileClassSchema } from './class-schema.compiler';
+import { toOptions } from './field-options.applier';
 import { cloneValue, describeKind, type JsonSchema, type Validated } from './json-schema.types';
 import { formatValidationErrors } from './validation-issues.formatter';
 
@@ -41,7 +42,8 @@ export async function validateArguments<T>(cls: Constructor<T>, input: unknown, 
     applyFieldDefaults(instance, new Set());
     const errors = await validate(instance as object, { forbidUnknownValues: false, validationError: { target: false, value: true } });
     const failed = new Set(errors.map((e) => e.property));
-    const issues = [...formatValidationErrors(errors), ...missingRequired(schema, instance as Record<string, unknown>, failed)];
+    const record = instance as Record<string, unknown>;
+    const issues = [...formatValidationErrors(errors), ...missingRequired(schema, record, failed), ...unlistedChoices(cls, record, failed)];
     return issues.length ? { ok: false, issues } : { ok: true, value: instance };
   } catch (error) {
     // Only a user transformer or validator can get here; report it rather than fail the caller.
@@ -93,8 +95,8 @@ function coerceScalars(plain: Record<string, unknown>, schema: JsonSchema): Reco
   const properties = schema.properties as Record<string, JsonSchema>;
   const out = { ...plain };
   for (const [key, value] of Object.entries(out)) {
-    const coerce = COERCERS[String(properties[key]?.type)];
-    if (coerce && typeof value === 'string') out[key] = coerce(value);
+    const type = String(properties[key]?.type);
+    if (typeof value === 'string' && Object.hasOwn(COERCERS, type)) out[key] = COERCERS[type](value);
   }
   return out;
 }
@@ -111,6 +113,23 @@ function applyFieldDefaults(value: unknown, seen: Set<object>): void {
     applyFieldDefaults(record[property.name], seen);
   }
 }
+
+/**
+ * `@Field({ oneOf })` without `@IsIn` advertises a closed list that no validator checks; check it
+ * here so a value the schema rules out never reaches the handler.
+ */
+function unlistedChoices(cls: Function, instance: Record<string, unknown>, reported: ReadonlySet<string>): string[] {
+  return readClassProperties(cls)
+    .filter((p) => p.field.oneOf && !reported.has(p.name) && instance[p.name] !== undefined && !p.rules.some((r) => CHOICE_RULES.has(r.name)))
+    .flatMap((p) => {
+      const allowed = toOptions(p.field.oneOf!).map((o) => o.const);
+      const value = instance[p.name];
+      const ok = Array.isArray(value) ? value.every((v) => allowed.includes(v)) : allowed.includes(value);
+      return ok ? [] : [`${p.name}: must be one of: ${allowed.join(', ')}`];
+    });
+}
+
+const CHOICE_RULES: ReadonlySet<string> = new Set(['isIn', 'isEnum']);
 
 /** Required properties with no validator to notice they are missing. */
 function missingRequired(schema: JsonSchema, instance: Record<string, unknown>, reported: ReadonlySet<string>): string[] {

@@ -49,7 +49,13 @@ function numberField(s: JsonSchema): Conversion {
   return { schema: pick(s, [...COMMON, 'minimum', 'maximum']) };
 }
 
-/** The problems `compileFormClass` would throw for, one line each with a `Class#property` label; `[]` when fine. */
+/**
+ * The problems `compileFormClass` would throw for, one line each with a `Class#property` label;
+ * `[]` when fine. The scanner calls it to report bad forms with every other definition problem.
+ *
+ * @example
+ * formClassProblems(Trip); // ['Trip#address: is a nested object; a form carries only flat ...']
+ */
 export function formClassProblems(cls: Function): string[] {
   return analyse(cls).problems;
 }

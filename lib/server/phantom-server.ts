@@ -7,6 +7,12 @@ import { Paginator } from '../router/pagination';
 import { Registry, type ListChangeListener } from '../router/registry';
 import { Router, type Outcome } from '../router/router';
 import { scan } from '../scanner/scanner';
+import { ProtocolCore } from '../protocol/core/protocol-core';
+import type { MessageTransport } from '../transport/message-transport';
+import { StreamConnection } from '../transport/stream-connection';
+import type { HttpOptions, ListenOptions } from '../transport/http/http-options';
+import { StreamableHttpHandler } from '../transport/http/streamable-http.handler';
+import { listenHttp, type HttpListener } from '../transport/http/http-listener';
 import type { PhantomServerOptions } from './server-options';
 
 /**
@@ -71,10 +77,67 @@ export class PhantomServer {
     return this.registry.onChange(listener);
   }
 
+  /** The protocol engine shared by every transport of this server, made on first use. */
+  get protocol(): ProtocolCore {
+    return (this.core ??= new ProtocolCore(this, {
+      sessionStore: this.options.sessionStore,
+      sessionIdleMs: this.options.sessionIdleMs,
+      requestTimeoutMs: this.options.requestTimeoutMs,
+    }));
+  }
+
+  /**
+   * Serves one client on a message pipe: stdio or an in-memory transport. Resolves once the
+   * transport has started; `closed` on the returned connection settles when the pipe ends.
+   *
+   * @example
+   * await server.connect(new StdioTransport());
+   */
+  async connect(transport: MessageTransport, principal?: unknown): Promise<StreamConnection> {
+    const connection = new StreamConnection(this.protocol, transport, principal);
+    await connection.start();
+    return connection;
+  }
+
+  /** A `(req, res)` handler for Streamable HTTP, to mount in node:http, Express, Fastify or Nest. */
+  httpHandler(options: HttpOptions = {}): StreamableHttpHandler {
+    return new StreamableHttpHandler(this.protocol, options);
+  }
+
+  /**
+   * Serves Streamable HTTP at `http://host:port/mcp` (127.0.0.1 unless told otherwise).
+   *
+   * @example
+   * const { url } = await server.listen({ port: 3000 });
+   */
+  listen(options: ListenOptions = {}): Promise<HttpListener> {
+    return listenHttp(this.httpHandler(options), options);
+  }
+
+  /** Tells every client subscribed to `uri` that it changed. */
+  resourceUpdated(uri: string): Promise<void> {
+    return this.protocol.resourceUpdated(uri);
+  }
+
+  /**
+   * Announces that the URL elicitation `elicitationId` is complete (the user finished the flow
+   * in the browser); `false` when no session waits for it.
+   */
+  notifyElicitationComplete(elicitationId: string): boolean {
+    return this.protocol.notifyElicitationComplete(elicitationId);
+  }
+
+  /** Stops background work (session expiry). Listeners are closed by their own `close()`. */
+  async close(): Promise<void> {
+    await this.core?.close();
+  }
+
   /** Answers one request in-process. Never throws: the outcome is a result or a JSON-RPC error. */
   handle(method: string, params?: unknown, ctx: Context = new Context()): Promise<Outcome> {
     return this.router.handle(method, params, ctx);
   }
+
+  private core?: ProtocolCore;
 
   private readonly resolve = (cls: Constructor): object => this.container.resolve(cls) as object;
 }

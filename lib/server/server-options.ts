@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Constructor } from '../metadata/metadata-store';
 import type { Diagnostics } from '../protocol/diagnostics';
+import type { SessionStore } from '../protocol/session/session-store';
 import type { Icon } from '../protocol/wire.types';
 
 /**
@@ -31,4 +32,10 @@ export interface PhantomServerOptions {
   readonly cursorKey?: string;
   /** Where the framework reports handler failures (default: stderr). */
   readonly diagnostics?: Diagnostics;
+  /** Where sessions live (default: in memory, one process). */
+  readonly sessionStore?: SessionStore;
+  /** Idle sessions expire after this long (default 30 minutes). */
+  readonly sessionIdleMs?: number;
+  /** How long `ctx.elicit`, `ctx.sample` and `ctx.listRoots` wait for the client (default 5 minutes). */
+  readonly requestTimeoutMs?: number;
 }

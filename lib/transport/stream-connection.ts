@@ -13,17 +13,29 @@ import { MalformedMessageError, type MessageTransport } from './message-transpor
 export class StreamConnection {
   private state?: SessionState;
   private closed = false;
+  private ending = false;
+  /** Messages are admitted one at a time, in order; requests then run concurrently. */
+  private intake: Promise<void> = Promise.resolve();
+  private readonly running = new Set<Promise<void>>();
   private detach?: () => void;
   private resolveClosed!: () => void;
   /** Settles when the pipe closes. */
   readonly done = new Promise<void>((resolve) => { this.resolveClosed = resolve; });
 
-  constructor(private readonly core: ProtocolCore, private readonly transport: MessageTransport, private readonly principal?: unknown) {}
+  constructor(
+    private readonly core: ProtocolCore,
+    private readonly transport: MessageTransport,
+    private readonly principal?: unknown,
+    /** How long running requests may still answer after the pipe closed. */
+    private readonly drainMs = 2000,
+  ) {}
 
   async start(): Promise<void> {
-    this.transport.onmessage = (value) => void this.receive(value).catch((error) => this.core.server.diagnostics.error('stdio message failed', error));
+    this.transport.onmessage = (value) => {
+      this.intake = this.intake.then(() => this.receive(value)).catch((error) => this.core.server.diagnostics.error('message failed', error));
+    };
     this.transport.onerror = (error) => {
-      if (error instanceof MalformedMessageError) this.send(failure(null, PARSE_ERROR));
+      if (error instanceof MalformedMessageError) this.intake = this.intake.then(() => this.send(failure(null, PARSE_ERROR)));
       else this.core.server.diagnostics.error('transport error', error);
     };
     this.transport.onclose = () => void this.end();
@@ -60,8 +72,11 @@ export class StreamConnection {
       if (message.method === Method.Ping) return this.send(success(message.id, {}));
       return this.send(failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is not initialised; send initialize first' }));
     }
-    const response = await this.core.request(this.state, message, this.exchange);
-    if (response) this.send(response);
+    const run = this.core.request(this.state, message, this.exchange)
+      .then((response) => { if (response) this.send(response); })
+      .catch((error) => this.core.server.diagnostics.error(`${message.method} failed`, error))
+      .finally(() => this.running.delete(run));
+    this.running.add(run);
   }
 
   private send(message: JsonRpcMessage): void {
@@ -69,8 +84,15 @@ export class StreamConnection {
     this.transport.send(message).catch((error) => this.core.server.diagnostics.error('send failed', error));
   }
 
+  /**
+   * The pipe closed (stdin reached its end): admit what was already received, give running
+   * requests a moment to answer, then end the session.
+   */
   private async end(): Promise<void> {
-    if (this.closed) return;
+    if (this.ending) return;
+    this.ending = true;
+    await this.intake;
+    await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => setTimeout(resolve, this.drainMs).unref())]);
     this.closed = true;
     this.detach?.();
     if (this.state) await this.core.endSession(this.state.id);

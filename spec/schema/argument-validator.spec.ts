@@ -89,6 +89,12 @@ describe('validateArguments', () => {
       expect(result).to.deep.equal({ ok: false, issues: ['from: must be either object or array'] });
     });
 
+    it('checks @Field titled choices that no validator lists', async () => {
+      class Seat { @Field({ oneOf: { eco: 'Economy', biz: 'Business' } }) cls!: string; }
+      expect(await validateArguments(Seat, { cls: 'first' })).to.deep.equal({ ok: false, issues: ['cls: must be one of: eco, biz'] });
+      expect((await validateArguments(Seat, { cls: 'biz' })).ok).to.equal(true);
+    });
+
     it('explains each-rules on their property', async () => {
       class Tags { @IsIn(['a', 'b'], { each: true }) tags!: string[]; }
       expect(await validateArguments(Tags, { tags: ['a', 'z'] })).to.deep.equal({ ok: false, issues: ['tags: each value must be one of the following values: a, b'] });

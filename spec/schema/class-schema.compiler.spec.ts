@@ -4,7 +4,8 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayMinSize, ArrayNotEmpty, IsArray, IsBoolean, IsDateString, IsEmail, IsEnum, IsIn, IsInt,
   IsISO8601, IsNegative, IsNumber, IsOptional, IsPositive, IsString, IsUrl, IsUUID, Length, Matches, Max,
-  MaxLength, Min, MinLength, ValidateBy, ValidateNested,
+  MaxLength, Min, MinLength, Validate, ValidateBy, ValidateIf, ValidateNested, ValidatorConstraint,
+  type ValidatorConstraintInterface,
 } from 'class-validator';
 import { Field } from '../../lib/decorators/field.decorator';
 import { compileClassSchema, registerSchemaConverter } from '../../lib/schema';
@@ -257,6 +258,29 @@ describe('compileClassSchema', () => {
         schema['x-rule'] = rule.name;
       });
       expect(compileClassSchema(Page).properties).to.deep.equal({ slug: { type: 'string', pattern: '^[a-z-]+$', 'x-rule': 'isSlugForSpec' } });
+    });
+  });
+
+  context('when a constraint class has a registered converter', () => {
+    @ValidatorConstraint({ name: 'isEvenForSpec' })
+    class IsEven implements ValidatorConstraintInterface {
+      validate(value: unknown) { return Number(value) % 2 === 0; }
+    }
+    class Pair {
+      @Validate(IsEven) @IsInt() size!: number;
+      @ValidateIf((o: Pair) => o.size > 2) @IsString() label?: string;
+    }
+
+    it('finds the converter by the constraint name', () => {
+      registerSchemaConverter('isEvenForSpec', (_rule, schema) => {
+        schema.multipleOf = 2;
+      });
+      expect(compileClassSchema(Pair)).to.deep.equal({
+        type: 'object',
+        properties: { size: { type: 'integer', multipleOf: 2 }, label: { type: 'string' } },
+        required: ['size'],
+        additionalProperties: false,
+      });
     });
   });
 

@@ -43,6 +43,7 @@ export class ProtocolCore implements ChannelHost {
   private readonly inFlight = new InFlight();
   private readonly standalone = new Map<string, StandaloneSink>();
   private readonly urlElicitations = new Map<string, { sessionId: string; exchange: Exchange }>();
+  private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
   private readonly unsubscribe: () => void;
 
@@ -153,6 +154,12 @@ export class ProtocolCore implements ChannelHost {
     return true;
   }
 
+  /** Called when a session ends (deleted, closed or expired), so transports can free its streams. */
+  onSessionEnded(listener: (sessionId: string) => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
   trackUrlElicitation(elicitationId: string, sessionId: string, exchange: Exchange): void {
     this.urlElicitations.set(elicitationId, { sessionId, exchange });
   }
@@ -197,6 +204,7 @@ export class ProtocolCore implements ChannelHost {
     this.pending.abandon(id);
     this.standalone.delete(id);
     for (const [elicitationId, target] of this.urlElicitations) if (target.sessionId === id) this.urlElicitations.delete(elicitationId);
+    for (const listener of this.endedListeners) listener(id);
   }
 }
 

@@ -1,0 +1,59 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { EventStore } from './event-store';
+
+/** What the authentication hook sees of each HTTP request. */
+export interface AuthRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/**
+ * The hook's verdict: let the request in (with a principal the handler sees as `ctx.principal`),
+ * or refuse it with 401 (and a `WWW-Authenticate` challenge) or 403.
+ */
+export type AuthDecision =
+  | { readonly allow: true; readonly principal?: unknown }
+  | { readonly allow: false; readonly status: 401; readonly wwwAuthenticate: string; readonly message?: string }
+  | { readonly allow: false; readonly status: 403; readonly message?: string };
+
+export type Authenticate = (request: AuthRequest) => AuthDecision | Promise<AuthDecision>;
+
+/**
+ * Streamable HTTP settings. The defaults are safe for a server on the developer's machine:
+ * loopback only, loopback Host and Origin only, 4 MiB bodies.
+ *
+ * @example
+ * await server.listen({ port: 3000, authenticate: ({ headers }) =>
+ *   headers.authorization === `Bearer ${token}` ? { allow: true, principal: { user: 'me' } }
+ *     : { allow: false, status: 401, wwwAuthenticate: 'Bearer realm="mcp"' } });
+ */
+export interface HttpOptions {
+  /** The endpoint path (default `/mcp`). */
+  readonly path?: string;
+  /**
+   * Host header values accepted (DNS-rebinding protection), with or without a port. Default:
+   * loopback names. Pass `['*']` to accept any (behind a proxy that checks it).
+   */
+  readonly allowedHosts?: readonly string[];
+  /** Origins accepted when a browser sends one (403 otherwise). Default: loopback origins. `['*']`: any. */
+  readonly allowedOrigins?: readonly string[];
+  /** Largest request body, in bytes (default 4 MiB); larger ones get 413. */
+  readonly maxBodyBytes?: number;
+  /** Serve the standalone GET stream (default true; 405 when false). */
+  readonly enableGetStream?: boolean;
+  /** Where SSE events are kept for `Last-Event-ID` resumption (default: in memory). */
+  readonly eventStore?: EventStore;
+  /** The `retry` hint sent on SSE streams, in ms (default 1000). */
+  readonly retryMs?: number;
+  /** Sees every request's headers first. */
+  readonly authenticate?: Authenticate;
+  /** Extra headers CORS lets browsers send (Content-Type, Authorization and the MCP headers are always allowed). */
+  readonly corsAllowHeaders?: readonly string[];
+}
+
+export interface ListenOptions extends HttpOptions {
+  readonly port?: number;
+  /** Interface to bind (default 127.0.0.1: reachable from this machine only). */
+  readonly host?: string;
+}

@@ -1,0 +1,74 @@
+import type { ServerResponse } from 'node:http';
+import type { Exchange } from '../../protocol/core/exchange';
+import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/jsonrpc';
+import { SSE_HEADERS, SseStream } from './sse-stream';
+
+/** What a POST exchange needs from the handler: how to open a stream and the headers to send. */
+export interface StreamFactory {
+  open(sessionId: string): SseStream;
+  readonly responseHeaders: Readonly<Record<string, string>>;
+}
+
+/**
+ * The way back for one POSTed request. It answers with plain JSON when the request produces
+ * nothing but its response, and switches to SSE the moment a notification or a server-to-client
+ * request must go out first (progress, logging, elicitation).
+ */
+export class PostExchange implements Exchange {
+  private stream?: SseStream;
+  private responded = false;
+
+  constructor(private readonly res: ServerResponse, private readonly sessionId: string, private readonly streams: StreamFactory) {}
+
+  get open(): boolean {
+    return !this.responded && (this.stream ? this.stream.connected : !this.res.destroyed);
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.responded) return;
+    this.upgrade().send(message);
+  }
+
+  /** Sends the final response and ends the exchange. */
+  respond(response: JsonRpcResponse): void {
+    if (this.responded) return;
+    this.responded = true;
+    if (this.stream) {
+      void this.stream.send(response);
+      void this.stream.finish();
+      return;
+    }
+    if (this.res.destroyed) return;
+    const body = JSON.stringify(response);
+    this.res.writeHead(200, { ...this.streams.responseHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    this.res.end(body);
+  }
+
+  /** Ends the exchange without a response (a cancelled request). */
+  abandon(): void {
+    if (this.responded) return;
+    this.responded = true;
+    if (this.stream) void this.stream.finish();
+    else if (!this.res.destroyed) {
+      this.res.writeHead(204, this.streams.responseHeaders);
+      this.res.end();
+    }
+  }
+
+  /** The request's SSE stream, for a handler that wants the client to reconnect (polling). */
+  get sseStream(): SseStream | undefined {
+    return this.stream;
+  }
+
+  private upgrade(): SseStream {
+    if (this.stream) return this.stream;
+    this.stream = this.streams.open(this.sessionId);
+    if (!this.res.destroyed) {
+      this.res.writeHead(200, { ...this.streams.responseHeaders, ...SSE_HEADERS });
+      this.res.flushHeaders();
+      this.stream.attach(this.res);
+    }
+    void this.stream.prime();
+    return this.stream;
+  }
+}

@@ -1,0 +1,61 @@
+import type { IncomingMessage } from 'node:http';
+
+const LOOPBACK_HOSTS = Object.freeze(['localhost', '127.0.0.1', '[::1]']);
+
+/** The host part of a Host header or origin, lower-cased, without the port. */
+function hostname(value: string): string {
+  const lower = value.toLowerCase();
+  if (lower.startsWith('[')) return lower.slice(0, lower.indexOf(']') + 1);
+  const colon = lower.lastIndexOf(':');
+  return colon === -1 ? lower : lower.slice(0, colon);
+}
+
+/** An entry matches exactly (`host:port`) or by host name alone (`host`: any port). */
+function matches(value: string, allowed: readonly string[]): boolean {
+  const lower = value.toLowerCase();
+  const name = hostname(lower);
+  return allowed.some((entry) => {
+    const wanted = entry.toLowerCase();
+    return wanted === '*' || wanted === lower || wanted === name;
+  });
+}
+
+/** DNS-rebinding protection: the Host header must name this server. */
+export function hostAllowed(req: IncomingMessage, allowed: readonly string[] = LOOPBACK_HOSTS): boolean {
+  const host = req.headers.host;
+  return host !== undefined && matches(host, allowed);
+}
+
+/** A browser's Origin, when there is one, must be allowed; requests without one are not from a page. */
+export function originAllowed(req: IncomingMessage, allowed?: readonly string[]): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  if (allowed) return allowed.some((entry) => entry === '*' || entry.toLowerCase() === origin.toLowerCase());
+  try {
+    return LOOPBACK_HOSTS.includes(hostname(new URL(origin).host));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the Accept header lists `type` (or a wildcard covering it). */
+export function accepts(req: IncomingMessage, type: string): boolean {
+  const accept = req.headers.accept;
+  if (!accept) return false;
+  const [major] = type.split('/');
+  return accept.split(',').some((part) => {
+    const media = part.split(';')[0].trim().toLowerCase();
+    return media === type || media === '*/*' || media === `${major}/*`;
+  });
+}
+
+export function isJsonContent(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return typeof type === 'string' && type.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/** A header's single value (the first, when repeated). */
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

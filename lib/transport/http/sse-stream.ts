@@ -1,0 +1,88 @@
+import type { ServerResponse } from 'node:http';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc';
+import type { EventStore } from './event-store';
+
+export const SSE_HEADERS = Object.freeze({
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+});
+
+/**
+ * One logical SSE stream. It outlives the HTTP connection that carries it: every event is kept
+ * in the event store first, so a client that reconnects with `Last-Event-ID` can pick it up where
+ * it left off, on a new connection.
+ */
+export class SseStream {
+  private writer?: ServerResponse;
+  private queue: Promise<void> = Promise.resolve();
+  private ended = false;
+
+  constructor(readonly id: string, private readonly store: EventStore, private readonly retryMs: number) {}
+
+  get finished(): boolean {
+    return this.ended;
+  }
+
+  /** True while an HTTP connection carries the stream. */
+  get connected(): boolean {
+    return this.writer !== undefined;
+  }
+
+  /** Carries the stream on `res` (headers already written); the previous connection, if any, ends. */
+  attach(res: ServerResponse): void {
+    if (this.writer && this.writer !== res) this.writer.end();
+    this.writer = res;
+    res.once('close', () => {
+      if (this.writer === res) this.writer = undefined;
+    });
+  }
+
+  /** The priming event: an id and no data, so the client can resume even before a message. */
+  prime(): Promise<void> {
+    return this.enqueue(async () => {
+      const id = await this.store.append(this.id, null);
+      this.write(`id: ${id}\nretry: ${this.retryMs}\ndata: \n\n`);
+    });
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    return this.enqueue(async () => {
+      const id = await this.store.append(this.id, message);
+      this.write(`id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
+    });
+  }
+
+  /** Writes an already stored event again (a replay after `Last-Event-ID`). */
+  replay(id: string, message: JsonRpcMessage): Promise<void> {
+    return this.enqueue(async () => this.write(`id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`));
+  }
+
+  /** Ends the stream for good once everything queued is written. */
+  finish(): Promise<void> {
+    return this.enqueue(async () => {
+      this.ended = true;
+      this.writer?.end();
+      this.writer = undefined;
+    });
+  }
+
+  /** Ends the current connection but not the stream: the client is expected to reconnect. */
+  disconnect(): Promise<void> {
+    return this.enqueue(async () => {
+      this.writer?.end();
+      this.writer = undefined;
+    });
+  }
+
+  /** Steps run one at a time, in order; a failed step (a store error) does not stop the next. */
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(step).catch(() => undefined);
+    return this.queue;
+  }
+
+  private write(chunk: string): void {
+    if (this.writer && !this.writer.writableEnded) this.writer.write(chunk);
+  }
+}

@@ -1,0 +1,219 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProtocolCore } from '../../protocol/core/protocol-core';
+import { classify, failure, parseJson, PARSE_ERROR, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { Method } from '../../protocol/methods';
+import type { SessionState } from '../../protocol/session/session-state';
+import { isSessionEraVersion } from '../../protocol/versions';
+import { readBody } from './body-reader';
+import { InMemoryEventStore, type EventStore } from './event-store';
+import type { AuthDecision, HttpOptions } from './http-options';
+import { refusals, replyError, replyStatus } from './http-replies';
+import { PostExchange, type StreamFactory } from './post-exchange';
+import { accepts, header, hostAllowed, isJsonContent, originAllowed } from './request-guards';
+import { SSE_HEADERS, SseStream } from './sse-stream';
+
+const SESSION_HEADER = 'mcp-session-id';
+const VERSION_HEADER = 'mcp-protocol-version';
+const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
+const BASE_ALLOW_HEADERS = ['content-type', 'accept', 'authorization', SESSION_HEADER, VERSION_HEADER, 'last-event-id'];
+
+type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, headers: Record<string, string>) => Promise<void>;
+
+/**
+ * Streamable HTTP (MCP 2025-03-26 and later, session era) as a plain `(req, res)` handler: mount
+ * it in `node:http`, Express, Fastify or Nest. One handler serves many sessions.
+ *
+ * @example
+ * const handler = server.httpHandler();
+ * app.all('/mcp', (req, res) => handler.handle(req, res));
+ */
+export class StreamableHttpHandler implements StreamFactory {
+  readonly responseHeaders: Readonly<Record<string, string>> = Object.freeze({});
+  private readonly events: EventStore;
+  private readonly live = new Map<string, SseStream>();
+  private readonly standalone = new Map<string, SseStream>();
+  private readonly streamIds = new Map<string, Set<string>>();
+  private readonly verbs: ReadonlyMap<string, Verb>;
+  private readonly maxBodyBytes: number;
+  private readonly retryMs: number;
+  private streamCounter = 0;
+
+  constructor(private readonly core: ProtocolCore, private readonly options: HttpOptions = {}) {
+    this.events = options.eventStore ?? new InMemoryEventStore();
+    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.retryMs = options.retryMs ?? 1000;
+    this.verbs = new Map<string, Verb>([
+      ['POST', (req, res, principal, headers) => this.post(req, res, principal, headers)],
+      ['GET', (req, res, principal, headers) => this.get(req, res, principal, headers)],
+      ['DELETE', (req, res, principal, headers) => this.delete(req, res, principal, headers)],
+    ]);
+    core.onSessionEnded((id) => this.dropSession(id));
+  }
+
+  /** Answers one HTTP request. Never throws: every failure becomes an HTTP status and a JSON-RPC error. */
+  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const cors = this.corsHeaders(req);
+    try {
+      if (!hostAllowed(req, this.options.allowedHosts)) return replyError(res, 403, refusals.forbidden('Host not allowed'), cors);
+      if (!originAllowed(req, this.options.allowedOrigins)) return replyError(res, 403, refusals.forbidden('Origin not allowed'), cors);
+      if (req.method === 'OPTIONS') return replyStatus(res, 204, { ...cors, 'access-control-allow-methods': ALLOWED_METHODS, 'access-control-max-age': '86400' });
+      const verb = this.verbs.get(req.method ?? '');
+      if (!verb) return replyError(res, 405, refusals.methodNotAllowed(req.method ?? ''), { ...cors, allow: ALLOWED_METHODS });
+      const decision = await this.authenticate(req);
+      if (!decision.allow) {
+        const challenge: Record<string, string> = decision.status === 401 ? { 'www-authenticate': decision.wwwAuthenticate } : {};
+        return replyError(res, decision.status, refusals.forbidden(decision.message ?? (decision.status === 401 ? 'authentication required' : 'access denied')), { ...cors, ...challenge });
+      }
+      await verb(req, res, decision.principal, cors);
+    } catch (error) {
+      this.core.server.diagnostics.error(`HTTP ${req.method} failed`, error);
+      replyError(res, 500, { code: -32603, message: 'Internal error' }, cors);
+    }
+  };
+
+  /** A new SSE stream of a session (StreamFactory). */
+  open(sessionId: string): SseStream {
+    this.streamCounter += 1;
+    const stream = new SseStream(`${sessionId}-${this.streamCounter}`, this.events, this.retryMs);
+    this.live.set(stream.id, stream);
+    let ids = this.streamIds.get(sessionId);
+    if (!ids) this.streamIds.set(sessionId, (ids = new Set()));
+    ids.add(stream.id);
+    return stream;
+  }
+
+  private async post(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
+    if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
+      return replyError(res, 406, refusals.notAcceptable('the client must accept both application/json and text/event-stream'), cors);
+    }
+    if (!isJsonContent(req)) return replyError(res, 415, refusals.unsupportedMediaType(), cors);
+    const body = await readBody(req, this.maxBodyBytes);
+    if (!body.ok) return body.reason === 'too_large' ? replyError(res, 413, refusals.tooLarge(this.maxBodyBytes), { ...cors, connection: 'close' }) : undefined;
+    const parsed = parseJson(body.text);
+    if (!parsed.ok) return replyError(res, 400, PARSE_ERROR, cors);
+    if (Array.isArray(parsed.value)) return replyError(res, 400, refusals.invalidRequest('batches are not supported; send one message per request'), cors);
+    const incoming = classify(parsed.value);
+    if (incoming.kind === 'invalid') return replyError(res, 400, incoming.error, cors, incoming.id);
+    if (incoming.kind === 'request' && incoming.message.method === Method.Initialize) return this.initialize(req, res, incoming.message, principal, cors);
+
+    const state = await this.session(req, res, principal, cors, incoming.kind === 'request' ? incoming.message.id : null);
+    if (!state) return;
+    const headers = { ...cors, [SESSION_HEADER]: state.id };
+    switch (incoming.kind) {
+      case 'notification':
+        await this.core.notification(state, incoming.message);
+        return replyStatus(res, 202, headers);
+      case 'response':
+        if (!this.core.response(state, incoming.message)) this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
+        return replyStatus(res, 202, headers);
+      case 'request': {
+        const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
+        const response = await this.core.request(state, incoming.message, exchange);
+        if (response) exchange.respond(response);
+        else exchange.abandon();
+        return;
+      }
+    }
+  }
+
+  private async initialize(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, principal: unknown, cors: Record<string, string>): Promise<void> {
+    if (header(req, SESSION_HEADER) !== undefined) {
+      return replyError(res, 400, refusals.invalidRequest('initialize starts a new session and must not carry Mcp-Session-Id'), cors, message.id);
+    }
+    const { state, response } = await this.core.initialize(message, principal);
+    const headers = state ? { ...cors, [SESSION_HEADER]: state.id } : cors;
+    const body = JSON.stringify(response);
+    res.writeHead(state ? 200 : 400, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  private async get(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
+    if (this.options.enableGetStream === false) return replyError(res, 405, refusals.methodNotAllowed('GET (no standalone stream on this server)'), { ...cors, allow: 'POST, DELETE, OPTIONS' });
+    if (!accepts(req, 'text/event-stream')) return replyError(res, 406, refusals.notAcceptable('the client must accept text/event-stream'), cors);
+    const state = await this.session(req, res, principal, cors, null);
+    if (!state) return;
+    const headers = { ...cors, ...SSE_HEADERS, [SESSION_HEADER]: state.id };
+    const lastEventId = header(req, 'last-event-id');
+    if (lastEventId !== undefined) return this.resume(res, state, lastEventId, headers, cors);
+    const current = this.standalone.get(state.id);
+    if (current?.connected) return replyError(res, 409, refusals.conflict('this session already has a standalone stream open'), cors);
+    const stream = current ?? this.open(state.id);
+    this.live.delete(stream.id);
+    this.standalone.set(state.id, stream);
+    res.writeHead(200, headers);
+    res.flushHeaders();
+    stream.attach(res);
+    void stream.prime();
+    this.core.attachStandalone(state.id, (message) => void stream.send(message));
+  }
+
+  /** Replays what the client missed on a stream, then carries the stream on if it is still going. */
+  private async resume(res: ServerResponse, state: SessionState, lastEventId: string, headers: Record<string, string>, cors: Record<string, string>): Promise<void> {
+    const streamId = await this.events.streamOf(lastEventId);
+    if (!streamId || !streamId.startsWith(`${state.id}-`)) return replyError(res, 400, refusals.badRequest('unknown Last-Event-ID for this session'), cors);
+    res.writeHead(200, headers);
+    res.flushHeaders();
+    const stream = this.live.get(streamId) ?? (this.standalone.get(state.id)?.id === streamId ? this.standalone.get(state.id) : undefined);
+    const missed = await this.events.after(lastEventId);
+    if (!stream || stream.finished) {
+      for (const event of missed) res.write(`id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`);
+      res.end();
+      return;
+    }
+    stream.attach(res);
+    for (const event of missed) void stream.replay(event.id, event.message);
+  }
+
+  private async delete(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
+    const state = await this.session(req, res, principal, cors, null);
+    if (!state) return;
+    await this.core.endSession(state.id);
+    replyStatus(res, 200, cors);
+  }
+
+  /** The session the request names: 400 without an id, 404 for an unknown one, 403 for another principal's. */
+  private async session(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>, id: JsonRpcRequest['id'] | null): Promise<SessionState | undefined> {
+    const sessionId = header(req, SESSION_HEADER);
+    if (!sessionId) return void replyError(res, 400, refusals.badRequest('Mcp-Session-Id header is required'), cors, id);
+    const version = header(req, VERSION_HEADER);
+    if (version !== undefined && !isSessionEraVersion(version)) {
+      return void replyError(res, 400, refusals.badRequest(`unsupported MCP-Protocol-Version: ${version}`), cors, id);
+    }
+    const state = await this.core.sessions.load(sessionId);
+    if (!state) return void replyError(res, 404, refusals.sessionNotFound(), cors, id);
+    if (JSON.stringify(state.principal ?? null) !== JSON.stringify(principal ?? null)) {
+      return void replyError(res, 403, refusals.forbidden('this session belongs to another principal'), cors, id);
+    }
+    await this.core.sessions.touch(sessionId);
+    return state;
+  }
+
+  private async authenticate(req: IncomingMessage): Promise<AuthDecision> {
+    if (!this.options.authenticate) return { allow: true };
+    return this.options.authenticate({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+  }
+
+  private corsHeaders(req: IncomingMessage): Record<string, string> {
+    const origin = req.headers.origin;
+    if (origin === undefined || !originAllowed(req, this.options.allowedOrigins)) return {};
+    return {
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': `${SESSION_HEADER}, ${VERSION_HEADER}, www-authenticate`,
+      'access-control-allow-headers': [...BASE_ALLOW_HEADERS, ...(this.options.corsAllowHeaders ?? [])].join(', '),
+      vary: 'origin',
+    };
+  }
+
+  private dropSession(sessionId: string): void {
+    for (const streamId of this.streamIds.get(sessionId) ?? []) {
+      void this.live.get(streamId)?.finish();
+      this.live.delete(streamId);
+      void this.events.dropStream(streamId);
+    }
+    this.streamIds.delete(sessionId);
+    void this.standalone.get(sessionId)?.finish();
+    this.standalone.delete(sessionId);
+  }
+}
+
+export { failure };
