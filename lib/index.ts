@@ -21,7 +21,7 @@ export { userText, assistantText, promptMessage } from './results/prompt-result'
 export { ProtocolError, ToolError, PhantomError, DefinitionError } from './protocol/errors';
 export { ErrorCode } from './protocol/error-codes';
 export { Method, Notification } from './protocol/methods';
-export type { Diagnostics } from './protocol/diagnostics';
+export { STDERR_DIAGNOSTICS, SILENT_DIAGNOSTICS, type Diagnostics } from './protocol/diagnostics';
 export type * from './protocol/wire.types';
 
 export type { Outcome } from './router/router';
@@ -37,3 +37,5 @@ export type { HttpListener } from './transport/http/http-listener';
 export { InMemoryEventStore, type EventStore } from './transport/http/event-store';
 export { InMemorySessionStore, type SessionStore } from './protocol/session/session-store';
 export type { SessionState } from './protocol/session/session-state';
+export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
+export type { Visibility, VisibleItem } from './router/visibility';

@@ -6,6 +6,7 @@ import type { Implementation } from '../protocol/wire.types';
 import { Paginator } from '../router/pagination';
 import { Registry, type ListChangeListener } from '../router/registry';
 import { Router, type Outcome } from '../router/router';
+import { EVERYTHING_VISIBLE } from '../router/visibility';
 import { scan } from '../scanner/scanner';
 import { ProtocolCore } from '../protocol/core/protocol-core';
 import type { MessageTransport } from '../transport/message-transport';
@@ -44,6 +45,7 @@ export class PhantomServer {
       registry: this.registry,
       paginator: new Paginator(options.pageSize, options.cursorKey),
       diagnostics: this.diagnostics,
+      visible: options.visible ?? EVERYTHING_VISIBLE,
     });
     this.add(...options.providers);
     if (options.forms?.length) scan({ providers: [], forms: options.forms, resolve: this.resolve });

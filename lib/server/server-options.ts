@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe';
 import type { Constructor } from '../metadata/metadata-store';
 import type { Diagnostics } from '../protocol/diagnostics';
 import type { SessionStore } from '../protocol/session/session-store';
+import type { Visibility } from '../router/visibility';
 import type { Icon } from '../protocol/wire.types';
 
 /**
@@ -32,6 +33,8 @@ export interface PhantomServerOptions {
   readonly cursorKey?: string;
   /** Where the framework reports handler failures (default: stderr). */
   readonly diagnostics?: Diagnostics;
+  /** Which tools, prompts and resources a caller may see and use (default: all). */
+  readonly visible?: Visibility;
   /** Where sessions live (default: in memory, one process). */
   readonly sessionStore?: SessionStore;
   /** Idle sessions expire after this long (default 30 minutes). */

@@ -3,12 +3,13 @@ import { Method } from '../../protocol/methods';
 import type { JsonObject } from '../../protocol/wire.types';
 import type { Completer } from '../../scanner/definitions';
 import type { Registry } from '../registry';
+import type { VisibleItem } from '../visibility';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
 
 /** The spec caps a completion answer at 100 values. */
 export const MAX_COMPLETION_VALUES = 100;
 
-export function completionHandlers({ registry }: HandlerDeps): MethodEntry[] {
+export function completionHandlers({ registry, visible }: HandlerDeps): MethodEntry[] {
   return [
     [Method.CompletionComplete, async (params, ctx) => {
       const ref = optionalObject(params, 'ref');
@@ -17,7 +18,7 @@ export function completionHandlers({ registry }: HandlerDeps): MethodEntry[] {
       const value = typeof argument.value === 'string' ? argument.value : '';
       const context = optionalObject(params, 'context');
       const args = stringsOf(optionalObject(context, 'arguments'));
-      const completer = completerFor(registry, ref).get(name);
+      const completer = completerFor(registry, ref, (item) => visible(item, ctx.principal)).get(name);
       if (!completer) return { completion: { values: [] } };
       const outcome = await completer(value, args, ctx);
       const values = outcome.values.slice(0, MAX_COMPLETION_VALUES);
@@ -27,17 +28,17 @@ export function completionHandlers({ registry }: HandlerDeps): MethodEntry[] {
   ];
 }
 
-function completerFor(registry: Registry, ref: JsonObject): ReadonlyMap<string, Completer> {
+function completerFor(registry: Registry, ref: JsonObject, canSee: (item: VisibleItem) => boolean): ReadonlyMap<string, Completer> {
   if (ref.type === 'ref/prompt') {
     const name = requireString(ref, 'name');
     const prompt = registry.prompt(name);
-    if (!prompt) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
+    if (!prompt || !canSee({ kind: 'prompt', name })) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
     return prompt.completers;
   }
   if (ref.type === 'ref/resource') {
     const uri = requireString(ref, 'uri');
     const template = registry.template(uri);
-    if (!template) throw ProtocolError.invalidParams(`Unknown resource template: ${uri}`);
+    if (!template || !canSee({ kind: 'template', uriTemplate: uri })) throw ProtocolError.invalidParams(`Unknown resource template: ${uri}`);
     return template.completers;
   }
   throw ProtocolError.invalidParams('"ref.type" must be "ref/prompt" or "ref/resource"');

@@ -5,6 +5,7 @@ import { ProtocolError } from '../../protocol/errors';
 import type { JsonObject } from '../../protocol/wire.types';
 import type { Paginator } from '../pagination';
 import type { Registry } from '../registry';
+import type { Visibility } from '../visibility';
 
 /** One MCP method: validated params in, a result object out; failures thrown as `ProtocolError`. */
 export type MethodHandler = (params: JsonObject, ctx: Context) => Promise<JsonObject>;
@@ -15,6 +16,7 @@ export interface HandlerDeps {
   readonly registry: Registry;
   readonly paginator: Paginator;
   readonly diagnostics: Diagnostics;
+  readonly visible: Visibility;
 }
 
 /** Reads a required string parameter, or fails with invalid params naming it. */

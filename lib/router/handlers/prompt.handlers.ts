@@ -5,18 +5,19 @@ import type { JsonObject } from '../../protocol/wire.types';
 import { normalisePromptResult } from '../../results/prompt-result';
 import { validateArguments } from '../../schema';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
-import { withCursor } from './tool.handlers';
+import { filtered, withCursor } from './tool.handlers';
 
-export function promptHandlers({ registry, paginator }: HandlerDeps): MethodEntry[] {
+export function promptHandlers({ registry, paginator, visible }: HandlerDeps): MethodEntry[] {
   return [
-    [Method.PromptsList, async (params) => {
-      const page = paginator.page('prompts', registry.promptList(), params.cursor);
+    [Method.PromptsList, async (params, ctx) => {
+      const prompts = filtered(registry.promptList(), visible, ctx, (p) => ({ kind: 'prompt', name: p.name }));
+      const page = paginator.page('prompts', prompts, params.cursor);
       return withCursor({ prompts: page.items }, page.nextCursor);
     }],
     [Method.PromptsGet, async (params, ctx) => {
       const name = requireString(params, 'name');
       const prompt = registry.prompt(name);
-      if (!prompt) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
+      if (!prompt || !visible({ kind: 'prompt', name }, ctx.principal)) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
       const args = optionalObject(params, 'arguments');
       let input: unknown = args;
       if (prompt.inputClass) {

@@ -7,23 +7,27 @@ import { normaliseResourceResult } from '../../results/resource-content';
 import { validateArguments } from '../../schema';
 import type { HandlerDeps, MethodEntry } from './method-handler';
 import { requireString } from './method-handler';
-import { withCursor } from './tool.handlers';
+import { filtered, withCursor } from './tool.handlers';
+import type { Visibility } from '../visibility';
+import type { ResourceDefinition } from '../../scanner/definitions';
 
 export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, paginator } = deps;
+  const { registry, paginator, visible } = deps;
   return [
     [Method.ResourcesList, async (params, ctx) => {
-      const page = paginator.page('resources', await listResources(deps, ctx), params.cursor);
+      const resources = filtered(await listResources(deps, ctx), visible, ctx, (r) => ({ kind: 'resource', uri: r.uri }));
+      const page = paginator.page('resources', resources, params.cursor);
       return withCursor({ resources: page.items }, page.nextCursor);
     }],
-    [Method.ResourcesTemplatesList, async (params) => {
-      const page = paginator.page('templates', registry.templateList(), params.cursor);
+    [Method.ResourcesTemplatesList, async (params, ctx) => {
+      const templates = filtered(registry.templateList(), visible, ctx, (t) => ({ kind: 'template', uriTemplate: t.uriTemplate }));
+      const page = paginator.page('templates', templates, params.cursor);
       return withCursor({ resourceTemplates: page.items }, page.nextCursor);
     }],
     [Method.ResourcesRead, async (params, ctx) => {
       const uri = requireString(params, 'uri');
       const resolved = registry.resolveResource(uri);
-      if (!resolved) throw resourceNotFound(uri);
+      if (!resolved || !isVisible(visible, resolved.definition, uri, ctx)) throw resourceNotFound(uri);
       const { definition } = resolved;
       let input: unknown = resolved.params;
       if (definition.kind === 'template' && definition.paramsClass) {
@@ -35,6 +39,12 @@ export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
       return normaliseResourceResult(value, { uri, mimeType: definition.mimeType }) as unknown as JsonObject;
     }],
   ];
+}
+
+/** A resource read through a template must be visible both as the URI and as its template. */
+function isVisible(visible: Visibility, definition: ResourceDefinition, uri: string, ctx: Context): boolean {
+  if (!visible({ kind: 'resource', uri }, ctx.principal)) return false;
+  return definition.kind === 'resource' || visible({ kind: 'template', uriTemplate: definition.uriTemplate.source }, ctx.principal);
 }
 
 /** Fixed resources, then what each template's lister names; a failing lister is logged and skipped. */

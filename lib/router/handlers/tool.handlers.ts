@@ -6,18 +6,20 @@ import type { CallToolResult, JsonObject } from '../../protocol/wire.types';
 import { normaliseToolResult, ToolResult } from '../../results/tool-result';
 import type { ToolDefinition } from '../../scanner/definitions';
 import { validateArguments } from '../../schema';
+import { EVERYTHING_VISIBLE, type Visibility, type VisibleItem } from '../visibility';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
 
-export function toolHandlers({ registry, paginator, diagnostics }: HandlerDeps): MethodEntry[] {
+export function toolHandlers({ registry, paginator, diagnostics, visible }: HandlerDeps): MethodEntry[] {
   return [
-    [Method.ToolsList, async (params) => {
-      const page = paginator.page('tools', registry.toolList(), params.cursor);
+    [Method.ToolsList, async (params, ctx) => {
+      const tools = filtered(registry.toolList(), visible, ctx, (t) => ({ kind: 'tool', name: t.name }));
+      const page = paginator.page('tools', tools, params.cursor);
       return withCursor({ tools: page.items }, page.nextCursor);
     }],
     [Method.ToolsCall, async (params, ctx) => {
       const name = requireString(params, 'name');
       const tool = registry.tool(name);
-      if (!tool) throw ProtocolError.invalidParams(`Unknown tool: ${name}`);
+      if (!tool || !visible({ kind: 'tool', name }, ctx.principal)) throw ProtocolError.invalidParams(`Unknown tool: ${name}`);
       const args = optionalObject(params, 'arguments');
       return (await callTool(tool, args, ctx, diagnostics)) as unknown as JsonObject;
     }],
@@ -36,6 +38,11 @@ async function callTool(tool: ToolDefinition, args: JsonObject, ctx: Context, di
   } catch (error) {
     return toolFailure(error, tool.label, diagnostics);
   }
+}
+
+/** The items the caller may see; the list itself when everything is visible (the common case). */
+export function filtered<T>(items: readonly T[], visible: Visibility, ctx: Context, itemOf: (item: T) => VisibleItem): readonly T[] {
+  return visible === EVERYTHING_VISIBLE ? items : items.filter((item) => visible(itemOf(item), ctx.principal));
 }
 
 export function withCursor<T extends JsonObject>(result: T, nextCursor: string | undefined): T {

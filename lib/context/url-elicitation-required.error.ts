@@ -1,0 +1,18 @@
+import { ErrorCode } from '../protocol/error-codes';
+import { ProtocolError } from '../protocol/errors';
+import { toElicitParams, type UrlElicitation } from '../schema/form-elicitation';
+
+/**
+ * Thrown by a tool that cannot go on until the user completes one or more URL elicitations
+ * (signing in, paying): the client receives a -32042 error carrying them, shows them, and may
+ * retry the call afterwards.
+ *
+ * @example
+ * throw new UrlElicitationRequiredError([Elicit.url({ message: 'Sign in', url, elicitationId })]);
+ */
+export class UrlElicitationRequiredError extends ProtocolError {
+  override readonly name = 'UrlElicitationRequiredError';
+  constructor(elicitations: readonly UrlElicitation[], message = 'This request requires the user to complete an action in the browser') {
+    super(ErrorCode.UrlElicitationRequired, message, { elicitations: elicitations.map((e) => toElicitParams(e)) });
+  }
+}
