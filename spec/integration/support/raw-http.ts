@@ -1,0 +1,54 @@
+/** A raw HTTP client for the things the SDK client never sends: bad headers, broken bodies, replays. */
+export interface RawReply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export const MCP_ACCEPT = 'application/json, text/event-stream';
+
+export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawReply> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return reply(response);
+}
+
+export async function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<RawReply> {
+  return reply(await fetch(url, { method, headers, body }));
+}
+
+async function reply(response: Response): Promise<RawReply> {
+  const text = await response.text();
+  let json: unknown;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export const INITIALIZE = {
+  jsonrpc: '2.0', id: 1, method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+/** Opens a session with raw requests; returns its id. */
+export async function openSession(url: string, headers: Record<string, string> = {}): Promise<string> {
+  const init = await post(url, INITIALIZE, headers);
+  const id = init.headers.get('mcp-session-id');
+  if (init.status !== 200 || !id) throw new Error(`initialize failed: ${init.status} ${init.text}`);
+  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...headers, 'mcp-session-id': id });
+  return id;
+}
+
+/** The `data:` payloads of an SSE body, parsed, skipping priming events. */
+export function sseMessages(text: string): any[] {
+  return text.split('\n\n').map((event) => event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join(''))
+    .filter((data) => data.length > 0).map((data) => JSON.parse(data));
+}
+
+/** The `id:` lines of an SSE body. */
+export function sseIds(text: string): string[] {
+  return text.split('\n').filter((l) => l.startsWith('id:')).map((l) => l.slice(3).trim());
+}
