@@ -19,6 +19,8 @@ export interface ClientChannel {
   request(method: Method, params: JsonObject, options: ChannelRequestOptions): Promise<JsonObject>;
   /** Tells subscribers of `uri` that it changed. */
   resourceUpdated(uri: string): Promise<void>;
+  /** Ends the connection carrying this request's stream, inviting the client to reconnect and resume. */
+  closeStream?(): Promise<void>;
   /** The least severe level the client wants (`logging/setLevel`); everything when undefined. */
   readonly logLevel?: LoggingLevel;
 }

@@ -24,6 +24,12 @@ export interface ContextInit {
   readonly requestTimeoutMs?: number;
 }
 
+/** Per-call options of `ctx.elicit`. */
+export interface ElicitCallOptions {
+  /** Replaces the form's message for this call (e.g. a message built from the tool's arguments). */
+  readonly message?: string;
+}
+
 export type LogFn = (data: unknown, logger?: string) => Promise<void>;
 export type Logger = { readonly [L in LoggingLevel]: LogFn };
 
@@ -95,11 +101,12 @@ export class Context {
    * if (answer.action !== 'accept') return ToolResult.error('No destination');
    * return `Booked ${answer.content.city}`;
    */
-  async elicit<T>(form: Constructor<T>): Promise<ElicitResult<T>>;
-  async elicit(form: FormElicitation): Promise<ElicitResult<Record<string, unknown>>>;
-  async elicit(form: UrlElicitation): Promise<ElicitResult<undefined>>;
-  async elicit(form: Constructor | FormElicitation | UrlElicitation): Promise<ElicitResult<unknown>> {
-    const elicitation = typeof form === 'function' ? formFromClass(form) : form;
+  async elicit<T>(form: Constructor<T>, options?: ElicitCallOptions): Promise<ElicitResult<T>>;
+  async elicit(form: FormElicitation, options?: ElicitCallOptions): Promise<ElicitResult<Record<string, unknown>>>;
+  async elicit(form: UrlElicitation, options?: ElicitCallOptions): Promise<ElicitResult<undefined>>;
+  async elicit(form: Constructor | FormElicitation | UrlElicitation, options: ElicitCallOptions = {}): Promise<ElicitResult<unknown>> {
+    const base = typeof form === 'function' ? formFromClass(form) : form;
+    const elicitation = options.message === undefined ? base : { ...base, message: options.message };
     if (!this.supportsElicitation(elicitation.mode)) return { action: 'unsupported' };
     const reply = await this.ask(Method.ElicitationCreate, toElicitParams(elicitation));
     if (reply === 'timeout') return { action: 'timeout' };
@@ -126,6 +133,15 @@ export class Context {
     const reply = await this.ask(Method.RootsList, {});
     if (reply === 'timeout') throw new ToolError('The client did not answer the roots request in time');
     return Array.isArray(reply.roots) ? (reply.roots as Root[]) : [];
+  }
+
+  /**
+   * Ends the HTTP connection that carries this request's messages while the handler goes on; the
+   * client reconnects with `Last-Event-ID` and receives the rest, result included (SSE polling,
+   * for long calls behind proxies that cut idle connections). Does nothing on stdio.
+   */
+  async closeStream(): Promise<void> {
+    await this.channel.closeStream?.();
   }
 
   /** Tells the clients subscribed to `uri` that it changed. */

@@ -1,6 +1,6 @@
 import { METADATA_KEYS } from '../metadata/metadata-keys';
 import type { Constructor } from '../metadata/metadata-store';
-import type { Icon, Meta } from '../protocol/wire.types';
+import type { Icon, JsonObject, Meta } from '../protocol/wire.types';
 import { recordingDecorator, type MemberDecorator } from './member-decorator';
 
 /** Options of `@Tool`, kept exactly as written; the scanner normalises them. */
@@ -22,6 +22,11 @@ export interface ToolOptions {
   readonly _meta?: Meta;
   /** The argument DTO, when the method's first parameter type cannot say (an interface, say). */
   readonly input?: Constructor;
+  /**
+   * A hand-written JSON Schema for the arguments, advertised verbatim instead of one compiled from
+   * a DTO. The handler then receives the arguments as a plain object, unvalidated: prefer a DTO.
+   */
+  readonly inputSchema?: JsonObject;
   /** A DTO describing `structuredContent`; advertised as `outputSchema`. */
   readonly output?: Constructor;
 }

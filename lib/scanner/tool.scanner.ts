@@ -20,10 +20,15 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   if (!options.description?.trim()) scope.problems.push(`${label}: tool "${name}" needs a description (clients reject tools without one)`);
 
   const signature = readHandlerSignature(scope.proto, propertyKey, options.input);
-  if (signature.problem) scope.problems.push(`${label}: ${signature.problem}`);
-  const inputSchema = signature.inputClass
-    ? attempt(scope.problems, label, () => compileClassSchema(signature.inputClass!))
-    : EMPTY_OBJECT_SCHEMA;
+  if (options.inputSchema) {
+    if (options.input) scope.problems.push(`${label}: give "input" or "inputSchema", not both`);
+    if (options.inputSchema.type !== 'object') scope.problems.push(`${label}: "inputSchema" must have type "object"`);
+  } else if (signature.problem) {
+    scope.problems.push(`${label}: ${signature.problem}`);
+  }
+  const inputClass = options.inputSchema ? undefined : signature.inputClass;
+  const inputSchema = options.inputSchema
+    ?? (inputClass ? attempt(scope.problems, label, () => compileClassSchema(inputClass)) : EMPTY_OBJECT_SCHEMA);
   const outputSchema = options.output
     ? attempt(scope.problems, label, () => compileClassSchema(options.output!))
     : undefined;
@@ -44,7 +49,7 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     name,
     label,
     descriptor,
-    inputClass: signature.inputClass,
+    inputClass,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }

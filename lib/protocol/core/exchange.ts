@@ -8,6 +8,8 @@ export interface Exchange {
   send(message: JsonRpcMessage): void;
   /** False once the client has gone (stream closed): nothing sent after that arrives. */
   readonly open: boolean;
+  /** Ends the carrying connection but keeps the stream resumable (HTTP only). */
+  disconnect?(): Promise<void>;
 }
 
 /** Delivers messages that belong to no request: list changes, resource updates (the GET stream). */

@@ -46,4 +46,8 @@ export class SessionChannel implements ClientChannel {
   resourceUpdated(uri: string): Promise<void> {
     return this.host.resourceUpdated(uri);
   }
+
+  async closeStream(): Promise<void> {
+    await this.exchange.disconnect?.();
+  }
 }

@@ -55,9 +55,10 @@ export class PostExchange implements Exchange {
     }
   }
 
-  /** The request's SSE stream, for a handler that wants the client to reconnect (polling). */
-  get sseStream(): SseStream | undefined {
-    return this.stream;
+  /** Switches to SSE if needed, then drops the connection: the client resumes with `Last-Event-ID`. */
+  async disconnect(): Promise<void> {
+    if (this.responded) return;
+    await this.upgrade().disconnect();
   }
 
   private upgrade(): SseStream {

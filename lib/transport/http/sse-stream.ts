@@ -18,6 +18,8 @@ export class SseStream {
   private writer?: ServerResponse;
   private queue: Promise<void> = Promise.resolve();
   private ended = false;
+  /** Told when the stream ends for good; `delivered` when a connection carried its last event. */
+  onFinished?: (delivered: boolean) => void;
 
   constructor(readonly id: string, private readonly store: EventStore, private readonly retryMs: number) {}
 
@@ -63,8 +65,10 @@ export class SseStream {
   finish(): Promise<void> {
     return this.enqueue(async () => {
       this.ended = true;
+      const delivered = this.writer !== undefined && !this.writer.destroyed;
       this.writer?.end();
       this.writer = undefined;
+      this.onFinished?.(delivered);
     });
   }
 

@@ -15,6 +15,7 @@ import { SSE_HEADERS, SseStream } from './sse-stream';
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
+const FINISHED_STREAM_GRACE_MS = 30_000;
 const BASE_ALLOW_HEADERS = ['content-type', 'accept', 'authorization', SESSION_HEADER, VERSION_HEADER, 'last-event-id'];
 
 type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, headers: Record<string, string>) => Promise<void>;
@@ -79,6 +80,17 @@ export class StreamableHttpHandler implements StreamFactory {
     let ids = this.streamIds.get(sessionId);
     if (!ids) this.streamIds.set(sessionId, (ids = new Set()));
     ids.add(stream.id);
+    // A stream whose last event went out on a live connection is kept replayable for a short
+    // grace (the connection may have died unnoticed), then forgotten. One that ended while the
+    // client was away stays replayable until the session ends.
+    stream.onFinished = (delivered) => {
+      this.live.delete(stream.id);
+      if (!delivered) return;
+      setTimeout(() => {
+        ids!.delete(stream.id);
+        void this.events.dropStream(stream.id);
+      }, FINISHED_STREAM_GRACE_MS).unref();
+    };
     return stream;
   }
 
