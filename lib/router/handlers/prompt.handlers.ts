@@ -5,15 +5,12 @@ import type { JsonObject } from '../../protocol/wire.types';
 import { normalisePromptResult } from '../../results/prompt-result';
 import { validateArguments } from '../../schema';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
-import { filtered, withCursor } from './tool.handlers';
+import { pagedList } from './paged-list';
 
-export function promptHandlers({ registry, paginator, visible }: HandlerDeps): MethodEntry[] {
+export function promptHandlers(deps: HandlerDeps): MethodEntry[] {
+  const { registry, visible } = deps;
   return [
-    [Method.PromptsList, async (params, ctx) => {
-      const prompts = filtered(registry.promptList(), visible, ctx, (p) => ({ kind: 'prompt', name: p.name }));
-      const page = paginator.page('prompts', prompts, params.cursor);
-      return withCursor({ prompts: page.items }, page.nextCursor);
-    }],
+    [Method.PromptsList, pagedList(deps, { list: 'prompts', resultKey: 'prompts', items: () => registry.promptList(), itemOf: (p) => ({ kind: 'prompt', name: p.name }) })],
     [Method.PromptsGet, async (params, ctx) => {
       const name = requireString(params, 'name');
       const prompt = registry.prompt(name);

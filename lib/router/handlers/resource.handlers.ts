@@ -7,23 +7,19 @@ import { normaliseResourceResult } from '../../results/resource-content';
 import { validateArguments } from '../../schema';
 import type { HandlerDeps, MethodEntry } from './method-handler';
 import { requireString } from './method-handler';
-import { filtered, withCursor } from './tool.handlers';
+import { pagedList } from './paged-list';
 import type { Visibility } from '../visibility';
 import type { ResourceDefinition } from '../../scanner/definitions';
 
 export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, paginator, visible } = deps;
+  const { registry, visible } = deps;
   return [
-    [Method.ResourcesList, async (params, ctx) => {
-      const resources = filtered(await listResources(deps, ctx), visible, ctx, (r) => ({ kind: 'resource', uri: r.uri }));
-      const page = paginator.page('resources', resources, params.cursor);
-      return withCursor({ resources: page.items }, page.nextCursor);
-    }],
-    [Method.ResourcesTemplatesList, async (params, ctx) => {
-      const templates = filtered(registry.templateList(), visible, ctx, (t) => ({ kind: 'template', uriTemplate: t.uriTemplate }));
-      const page = paginator.page('templates', templates, params.cursor);
-      return withCursor({ resourceTemplates: page.items }, page.nextCursor);
-    }],
+    [Method.ResourcesList, pagedList(deps, {
+      list: 'resources', resultKey: 'resources', items: (ctx) => listResources(deps, ctx), itemOf: (r) => ({ kind: 'resource', uri: r.uri }),
+    })],
+    [Method.ResourcesTemplatesList, pagedList(deps, {
+      list: 'templates', resultKey: 'resourceTemplates', items: () => registry.templateList(), itemOf: (t) => ({ kind: 'template', uriTemplate: t.uriTemplate }),
+    })],
     [Method.ResourcesRead, async (params, ctx) => {
       const uri = requireString(params, 'uri');
       const resolved = registry.resolveResource(uri);

@@ -6,16 +6,13 @@ import type { CallToolResult, JsonObject } from '../../protocol/wire.types';
 import { normaliseToolResult, ToolResult } from '../../results/tool-result';
 import type { ToolDefinition } from '../../scanner/definitions';
 import { validateArguments } from '../../schema';
-import { EVERYTHING_VISIBLE, type Visibility, type VisibleItem } from '../visibility';
+import { pagedList } from './paged-list';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
 
-export function toolHandlers({ registry, paginator, diagnostics, visible }: HandlerDeps): MethodEntry[] {
+export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
+  const { registry, diagnostics, visible } = deps;
   return [
-    [Method.ToolsList, async (params, ctx) => {
-      const tools = filtered(registry.toolList(), visible, ctx, (t) => ({ kind: 'tool', name: t.name }));
-      const page = paginator.page('tools', tools, params.cursor);
-      return withCursor({ tools: page.items }, page.nextCursor);
-    }],
+    [Method.ToolsList, pagedList(deps, { list: 'tools', resultKey: 'tools', items: () => registry.toolList(), itemOf: (t) => ({ kind: 'tool', name: t.name }) })],
     [Method.ToolsCall, async (params, ctx) => {
       const name = requireString(params, 'name');
       const tool = registry.tool(name);
@@ -38,13 +35,4 @@ async function callTool(tool: ToolDefinition, args: JsonObject, ctx: Context, di
   } catch (error) {
     return toolFailure(error, tool.label, diagnostics);
   }
-}
-
-/** The items the caller may see; the list itself when everything is visible (the common case). */
-export function filtered<T>(items: readonly T[], visible: Visibility, ctx: Context, itemOf: (item: T) => VisibleItem): readonly T[] {
-  return visible === EVERYTHING_VISIBLE ? items : items.filter((item) => visible(itemOf(item), ctx.principal));
-}
-
-export function withCursor<T extends JsonObject>(result: T, nextCursor: string | undefined): T {
-  return nextCursor === undefined ? result : { ...result, nextCursor };
 }
