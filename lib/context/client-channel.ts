@@ -21,8 +21,10 @@ export interface ClientChannel {
   resourceUpdated(uri: string): Promise<void>;
   /** Ends the connection carrying this request's stream, inviting the client to reconnect and resume. */
   closeStream?(): Promise<void>;
-  /** The least severe level the client wants (`logging/setLevel`); everything when undefined. */
-  readonly logLevel?: LoggingLevel;
+  /** The least severe level the client wants; everything when undefined, nothing when `'off'`. */
+  readonly logLevel?: LoggingLevel | 'off';
+  /** The error that reports capabilities the client did not declare, in this era's terms. */
+  missingCapabilities?(names: readonly string[]): Error;
 }
 
 function notConnected(): never {

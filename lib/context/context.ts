@@ -157,10 +157,16 @@ export class Context {
     return caps.url !== undefined;
   }
 
+  /** Throws, in the protocol era's terms, when the client lacks any of these capabilities. */
+  requireCapabilities(names: readonly string[]): void {
+    const missing = names.filter((name) => this.clientCapabilities[name] === undefined);
+    if (missing.length === 0) return;
+    throw this.channel.missingCapabilities?.(missing)
+      ?? new PhantomError('client_capability_missing', `The client did not declare the capabilities: ${missing.join(', ')}`);
+  }
+
   private requireCapability(name: 'sampling' | 'roots'): void {
-    if (this.clientCapabilities[name] === undefined) {
-      throw new PhantomError('client_capability_missing', `The client did not declare the "${name}" capability`);
-    }
+    this.requireCapabilities([name]);
   }
 
   private async ask(method: Method, params: JsonObject): Promise<JsonObject | 'timeout'> {
@@ -174,6 +180,7 @@ export class Context {
 
   private async emitLog(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     const threshold = this.channel.logLevel;
+    if (threshold === 'off') return;
     if (threshold && LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(threshold)) return;
     const params: JsonObject = { level, data };
     if (logger !== undefined) params.logger = logger;

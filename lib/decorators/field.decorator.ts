@@ -31,6 +31,11 @@ export interface FieldOptions {
   readonly default?: unknown;
   /** Marks the property deprecated in the schema. */
   readonly deprecated?: boolean;
+  /**
+   * Mirrors this top-level primitive argument into the `Mcp-Param-{header}` HTTP header
+   * (`x-mcp-header` in the schema), so gateways can route on it; the server checks they agree.
+   */
+  readonly header?: string;
 }
 
 /**

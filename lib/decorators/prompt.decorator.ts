@@ -3,6 +3,7 @@ import type { Constructor } from '../metadata/metadata-store';
 import type { Icon, Meta } from '../protocol/wire.types';
 import type { CompletionSource } from './resource.decorator';
 import { recordingDecorator, type MemberDecorator } from './member-decorator';
+import type { CacheHint } from './cache-hint';
 
 /** Options of `@Prompt`, kept exactly as written. */
 export interface PromptOptions {
@@ -14,6 +15,8 @@ export interface PromptOptions {
   readonly _meta?: Meta;
   /** The argument DTO, when the method's first parameter type cannot say. */
   readonly input?: Constructor;
+  /** Caching hint for lists that include this prompt (stateless era). */
+  readonly cache?: CacheHint;
   /** Completion of argument values, by argument name. */
   readonly complete?: Readonly<Record<string, CompletionSource>>;
 }

@@ -1,6 +1,7 @@
 import { METADATA_KEYS } from '../metadata/metadata-keys';
 import type { Icon, Meta } from '../protocol/wire.types';
 import { recordingDecorator, type MemberDecorator } from './member-decorator';
+import type { CacheHint } from './cache-hint';
 
 /**
  * Where completion values come from: a fixed list (filtered by the typed prefix) or the name of a
@@ -25,6 +26,8 @@ export interface ResourceOptions {
    * listed by `resources/list`.
    */
   readonly list?: string;
+  /** Caching hint for reads of this resource, and for lists that include it (stateless era). */
+  readonly cache?: CacheHint;
   /** For a template: completion of its variables, by variable name. */
   readonly complete?: Readonly<Record<string, CompletionSource>>;
 }

@@ -2,6 +2,7 @@ import { METADATA_KEYS } from '../metadata/metadata-keys';
 import type { Constructor } from '../metadata/metadata-store';
 import type { Icon, JsonObject, Meta } from '../protocol/wire.types';
 import { recordingDecorator, type MemberDecorator } from './member-decorator';
+import type { CacheHint } from './cache-hint';
 
 /** Options of `@Tool`, kept exactly as written; the scanner normalises them. */
 export interface ToolOptions {
@@ -27,6 +28,14 @@ export interface ToolOptions {
    * a DTO. The handler then receives the arguments as a plain object, unvalidated: prefer a DTO.
    */
   readonly inputSchema?: JsonObject;
+  /**
+   * Client capabilities the tool cannot work without (`'sampling'`, `'elicitation'`, `'roots'`).
+   * A call from a client that lacks one is refused before the handler runs: -32021 in the
+   * stateless era, an error result in the session era.
+   */
+  readonly requires?: readonly ('sampling' | 'elicitation' | 'roots')[];
+  /** Caching hint for lists that include this tool (stateless era). */
+  readonly cache?: CacheHint;
   /** A DTO describing `structuredContent`; advertised as `outputSchema`. */
   readonly output?: Constructor;
 }

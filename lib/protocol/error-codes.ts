@@ -9,6 +9,12 @@ export const ErrorCode = Object.freeze({
   ResourceNotFound: -32002,
   /** A tool cannot proceed until the user completes the URL elicitations in `data.elicitations`. */
   UrlElicitationRequired: -32042,
+  /** Stateless era: HTTP headers missing, malformed, or disagreeing with the body. */
+  HeaderMismatch: -32020,
+  /** Stateless era: the request needs a client capability the client did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** Stateless era: the requested protocol version is not served here. */
+  UnsupportedProtocolVersion: -32022,
 } as const);
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,7 +1,7 @@
 import { ToolResult } from '../results/tool-result';
 import type { CallToolResult } from './wire.types';
 import { ErrorCode } from './error-codes';
-import { ProtocolError, ToolError } from './errors';
+import { InputRequiredSignal, ProtocolError, ToolError } from './errors';
 import type { Diagnostics } from './diagnostics';
 
 /**
@@ -18,7 +18,7 @@ export interface ErrorObject {
 
 /** A tool's failure as the model should see it. `ProtocolError`s are not results: rethrown. */
 export function toolFailure(error: unknown, label: string, diagnostics: Diagnostics): CallToolResult {
-  if (error instanceof ProtocolError) throw error;
+  if (error instanceof ProtocolError || error instanceof InputRequiredSignal) throw error;
   if (error instanceof ToolError) return ToolResult.error(error.message);
   diagnostics.error(`${label} threw`, error);
   return ToolResult.error('The tool failed with an internal error.');
@@ -27,6 +27,7 @@ export function toolFailure(error: unknown, label: string, diagnostics: Diagnost
 /** Any failure of a request as a JSON-RPC error object. */
 export function toErrorObject(error: unknown, label: string, diagnostics: Diagnostics): ErrorObject {
   if (error instanceof ProtocolError) return error.toJSON();
+  if (error instanceof InputRequiredSignal) return { code: ErrorCode.InternalError, message: error.message };
   diagnostics.error(`${label} failed`, error);
   return { code: ErrorCode.InternalError, message: 'Internal error' };
 }

@@ -66,3 +66,15 @@ export class DefinitionError extends PhantomError {
     super('definition_invalid', `Invalid MCP definitions (${problems.length}):\n  - ${problems.join('\n  - ')}`);
   }
 }
+
+/**
+ * Ends a stateless-era round: the handler asked the client for input (elicitation, sampling,
+ * roots) that the request does not carry yet. The protocol layer answers `input_required`; user
+ * code should let it pass (a `catch` that swallows it turns the round into an ordinary failure).
+ */
+export class InputRequiredSignal extends Error {
+  override readonly name = 'InputRequiredSignal';
+  constructor() {
+    super('The request needs input from the client; the protocol layer answers input_required');
+  }
+}

@@ -4,12 +4,32 @@ import type {
   Definitions, FixedResourceDefinition, PromptDefinition, ResourceDefinition, TemplateResourceDefinition, ToolDefinition,
 } from '../scanner/definitions';
 import { resourceKey } from '../scanner/scanner';
+import type { CacheHint } from '../decorators/cache-hint';
 import { TemplateMatcher } from './template-matcher';
 import type { TemplateParams } from './uri-template';
 
 /** The lists a client can be told have changed. */
 export type ListKind = 'tools' | 'prompts' | 'resources';
 export type ListChangeListener = (kind: ListKind) => void;
+
+/** The lists a caching hint is computed for. */
+export type HintedList = 'tools' | 'prompts' | 'resources' | 'templates';
+
+/** The cached lists a change to each kind invalidates. */
+const LISTS_OF: Readonly<Record<ListKind, readonly HintedList[]>> = Object.freeze({
+  tools: ['tools'], prompts: ['prompts'], resources: ['resources', 'templates'],
+});
+
+function combineHints(items: Iterable<{ cache?: CacheHint }>): CacheHint | undefined {
+  let ttlMs: number | undefined;
+  let scope: 'public' | 'private' | undefined;
+  for (const { cache } of items) {
+    if (!cache) continue;
+    if (cache.ttlMs !== undefined) ttlMs = ttlMs === undefined ? cache.ttlMs : Math.min(ttlMs, cache.ttlMs);
+    if (cache.scope !== undefined) scope = scope === 'private' ? 'private' : cache.scope;
+  }
+  return ttlMs === undefined && scope === undefined ? undefined : { ttlMs, scope };
+}
 
 export interface ResolvedResource {
   readonly definition: ResourceDefinition;
@@ -29,6 +49,7 @@ export class Registry {
   private readonly matcher = new TemplateMatcher<TemplateResourceDefinition>();
   private readonly listeners = new Set<ListChangeListener>();
   private cache: Partial<{ tools: WireTool[]; prompts: WirePrompt[]; resources: WireResource[]; templates: WireResourceTemplate[] }> = {};
+  private hints: Partial<Record<HintedList, CacheHint | null>> = {};
 
   /** Adds definitions; a name or URI already served is a `DefinitionError` and nothing is added. */
   add(definitions: Definitions): void {
@@ -96,6 +117,22 @@ export class Registry {
     return (this.cache.templates ??= [...this.templates.values()].map((d) => d.descriptor));
   }
 
+  /**
+   * The caching hint the decorators give a list: the shortest TTL any member asks for, and
+   * `private` if any member is private. `undefined` when no member says anything.
+   */
+  listCacheHint(list: HintedList): CacheHint | undefined {
+    if (!(list in this.hints)) this.hints[list] = combineHints(this.definitionsOf(list)) ?? null;
+    return this.hints[list] ?? undefined;
+  }
+
+  private definitionsOf(list: HintedList): Iterable<{ cache?: CacheHint }> {
+    if (list === 'tools') return this.tools.values();
+    if (list === 'prompts') return this.prompts.values();
+    if (list === 'templates') return this.templates.values();
+    return [...this.fixed.values(), ...this.templates.values()];
+  }
+
   templateDefinitions(): IterableIterator<TemplateResourceDefinition> {
     return this.templates.values();
   }
@@ -124,9 +161,10 @@ export class Registry {
   }
 
   private changed(kind: ListKind): true {
-    if (kind === 'tools') this.cache.tools = undefined;
-    if (kind === 'prompts') this.cache.prompts = undefined;
-    if (kind === 'resources') this.cache.resources = this.cache.templates = undefined;
+    for (const list of LISTS_OF[kind]) {
+      delete this.cache[list];
+      delete this.hints[list];
+    }
     for (const listener of this.listeners) listener(kind);
     return true;
   }

@@ -2,6 +2,7 @@ import type { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
 import type { JsonObject, WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../protocol/wire.types';
 import type { UriTemplate } from '../router/uri-template';
+import type { CacheHint } from '../decorators/cache-hint';
 
 /**
  * What the scanner compiles from the user's decorated classes. The router sees only these:
@@ -22,6 +23,8 @@ export type Completer = (value: string, args: Readonly<Record<string, string>>, 
 interface Labelled {
   /** `Class#method`, used in start-up errors and logs. */
   readonly label: string;
+  /** The caching hint the decorator gave, if any (stateless era). */
+  readonly cache?: CacheHint;
 }
 
 export interface ToolDefinition extends Labelled {
@@ -30,6 +33,8 @@ export interface ToolDefinition extends Labelled {
   readonly descriptor: WireTool;
   /** The DTO the arguments are validated into; absent when the handler takes a plain object. */
   readonly inputClass?: Constructor;
+  /** Client capabilities checked before the handler runs. */
+  readonly requires: readonly string[];
   readonly invoke: Invoker;
 }
 

@@ -38,6 +38,7 @@ export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>
     descriptor,
     inputClass: signature.inputClass,
     completers,
+    cache: options.cache,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }

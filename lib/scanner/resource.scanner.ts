@@ -38,7 +38,7 @@ function scanFixed(scope: ScanScope, record: MemberRecord<ResourceRecord>, label
     _meta: options._meta,
   }));
   return Object.freeze({
-    kind: 'resource', uri: options.uri, label, descriptor, mimeType: options.mimeType,
+    kind: 'resource', uri: options.uri, label, descriptor, mimeType: options.mimeType, cache: options.cache,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }
@@ -61,7 +61,7 @@ function scanTemplate(
   const completers = compileCompleters(options.complete, template.variables, scope.proto, scope.resolve, completionProblems);
   scope.problems.push(...completionProblems.map((p) => `${label}: ${p}`));
   return Object.freeze({
-    kind: 'template', uriTemplate: template, label, descriptor, mimeType: options.mimeType,
+    kind: 'template', uriTemplate: template, label, descriptor, mimeType: options.mimeType, cache: options.cache,
     paramsClass: signature.inputClass,
     lister: options.list ? compileLister(scope, label, options.list, descriptor) : undefined,
     completers,

@@ -50,6 +50,8 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     label,
     descriptor,
     inputClass,
+    requires: Object.freeze([...(options.requires ?? [])]),
+    cache: options.cache,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }

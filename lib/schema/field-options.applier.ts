@@ -22,6 +22,7 @@ export function applyFieldOptions(schema: JsonSchema, field: FieldOptions): void
   }
   if (field.oneOf !== undefined) applyTitledValues(schema, field.oneOf);
   if (field.enumNames !== undefined) schema.enumNames = [...field.enumNames];
+  if (field.header !== undefined) schema['x-mcp-header'] = field.header;
 }
 
 /**

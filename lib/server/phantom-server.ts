@@ -40,6 +40,8 @@ export class PhantomServer {
     }));
     this.instructions = options.instructions;
     this.container = (options.container ?? rootContainer).createChildContainer();
+    // Providers may inject the server itself, to change what it serves at runtime.
+    this.container.registerInstance(PhantomServer, this);
     this.diagnostics = options.diagnostics ?? STDERR_DIAGNOSTICS;
     this.router = new Router({
       registry: this.registry,
@@ -85,7 +87,13 @@ export class PhantomServer {
       sessionStore: this.options.sessionStore,
       sessionIdleMs: this.options.sessionIdleMs,
       requestTimeoutMs: this.options.requestTimeoutMs,
+      stateless: { stateKey: this.options.stateKey, stateTtlMs: this.options.stateTtlMs, cache: this.options.cacheDefaults },
     }));
+  }
+
+  /** True when what a caller sees depends on who it is (a `visible` rule is set). */
+  get filtersByPrincipal(): boolean {
+    return this.options.visible !== undefined;
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Constructor } from '../metadata/metadata-store';
 import type { Diagnostics } from '../protocol/diagnostics';
 import type { SessionStore } from '../protocol/session/session-store';
 import type { Visibility } from '../router/visibility';
+import type { CacheHint } from '../decorators/cache-hint';
 import type { Icon } from '../protocol/wire.types';
 
 /**
@@ -41,4 +42,13 @@ export interface PhantomServerOptions {
   readonly sessionIdleMs?: number;
   /** How long `ctx.elicit`, `ctx.sample` and `ctx.listRoots` wait for the client (default 5 minutes). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Signs the stateless era's `requestState` (HMAC-SHA256). Default: a random key per process;
+   * set it when several replicas must accept each other's states.
+   */
+  readonly stateKey?: string;
+  /** How long a `requestState` stays valid (default 10 minutes). */
+  readonly stateTtlMs?: number;
+  /** Caching hints of the stateless era when decorators say nothing: lists (default 60 s, public), reads (0, private). */
+  readonly cacheDefaults?: { readonly lists?: Required<CacheHint>; readonly reads?: Required<CacheHint> };
 }

@@ -2,7 +2,9 @@ import type { Exchange } from '../protocol/core/exchange';
 import type { ProtocolCore } from '../protocol/core/protocol-core';
 import { ErrorCode } from '../protocol/error-codes';
 import { classify, failure, PARSE_ERROR, success, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc';
-import { Method } from '../protocol/methods';
+import { Method, Notification } from '../protocol/methods';
+import { carriesRequestMeta } from '../protocol/stateless-era/request-meta';
+import { StatelessMethod } from '../protocol/stateless-era/stateless-era';
 import type { SessionState } from '../protocol/session/session-state';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
 
@@ -17,6 +19,8 @@ export class StreamConnection {
   /** Messages are admitted one at a time, in order; requests then run concurrently. */
   private intake: Promise<void> = Promise.resolve();
   private readonly running = new Set<Promise<void>>();
+  private readonly statelessRuns = new Map<string, AbortController>();
+  private readonly listens = new Set<string>();
   private detach?: () => void;
   private resolveClosed!: () => void;
   /** Settles when the pipe closes. */
@@ -54,7 +58,10 @@ export class StreamConnection {
     switch (incoming.kind) {
       case 'invalid': return this.send(failure(incoming.id, incoming.error));
       case 'request': return this.request(incoming.message);
-      case 'notification': if (this.state) await this.core.notification(this.state, incoming.message); return;
+      case 'notification':
+        if (this.state) await this.core.notification(this.state, incoming.message);
+        else if (incoming.message.method === Notification.Cancelled) this.statelessRuns.get(idKey(incoming.message.params?.requestId))?.abort('cancelled by the client');
+        return;
       case 'response': if (this.state) this.core.response(this.state, incoming.message); return;
     }
   }
@@ -68,6 +75,7 @@ export class StreamConnection {
       }
       return this.send(response);
     }
+    if (!this.state && carriesRequestMeta(message.params)) return this.statelessRequest(message);
     if (!this.state) {
       if (message.method === Method.Ping) return this.send(success(message.id, {}));
       return this.send(failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is not initialised; send initialize first' }));
@@ -76,6 +84,19 @@ export class StreamConnection {
       .then((response) => { if (response) this.send(response); })
       .catch((error) => this.core.server.diagnostics.error(`${message.method} failed`, error))
       .finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  /** Protocol 2026-07-28 on the pipe: each request stands alone; `notifications/cancelled` aborts it. */
+  private statelessRequest(message: JsonRpcRequest): void {
+    const controller = new AbortController();
+    const key = idKey(message.id);
+    this.statelessRuns.set(key, controller);
+    if (message.method === StatelessMethod.Listen) this.listens.add(key);
+    const run = this.core.stateless.request(message, { principal: this.principal, signal: controller.signal, exchange: this.exchange })
+      .then((outcome) => { if (outcome.response && !controller.signal.aborted) this.send(outcome.response); })
+      .catch((error) => this.core.server.diagnostics.error(`${message.method} failed`, error))
+      .finally(() => { this.running.delete(run); this.statelessRuns.delete(key); this.listens.delete(key); });
     this.running.add(run);
   }
 
@@ -92,10 +113,17 @@ export class StreamConnection {
     if (this.ending) return;
     this.ending = true;
     await this.intake;
+    // Listen streams never finish on their own: end them now rather than wait out the drain.
+    for (const [key, controller] of this.statelessRuns) if (this.listens.has(key)) controller.abort('the pipe closed');
     await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => setTimeout(resolve, this.drainMs).unref())]);
     this.closed = true;
+    for (const controller of this.statelessRuns.values()) controller.abort('the pipe closed');
     this.detach?.();
     if (this.state) await this.core.endSession(this.state.id);
     this.resolveClosed();
   }
+}
+
+function idKey(id: unknown): string {
+  return `${typeof id}:${String(id)}`;
 }

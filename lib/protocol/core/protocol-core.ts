@@ -16,6 +16,9 @@ import type { ClientCapabilities, Implementation, JsonObject } from '../wire.typ
 import type { Exchange, StandaloneSink } from './exchange';
 import { InFlight } from './in-flight';
 import { PendingRequests } from './pending-requests';
+import { SubscriptionHub } from './subscription-hub';
+import { StatelessEra, type StatelessOptions } from '../stateless-era/stateless-era';
+import type { CacheDefaults } from '../stateless-era/result-decoration';
 
 export interface ProtocolOptions {
   /** Where sessions live (default: in memory). */
@@ -24,7 +27,16 @@ export interface ProtocolOptions {
   readonly sessionIdleMs?: number;
   /** How long server-to-client requests wait for an answer (default 5 minutes). */
   readonly requestTimeoutMs?: number;
+  /** Stateless era: signs `requestState`, its lifetime, and caching defaults. */
+  readonly stateless?: Omit<StatelessOptions, 'cache'> & { readonly cache?: Partial<CacheDefaults> };
 }
+
+const DEFAULT_CACHE: CacheDefaults = Object.freeze({
+  lists: Object.freeze({ ttlMs: 60_000, scope: 'public' as const }),
+  reads: Object.freeze({ ttlMs: 0, scope: 'private' as const }),
+  discover: Object.freeze({ ttlMs: 60_000, scope: 'public' as const }),
+  listsArePrivate: false,
+});
 
 const LIST_CHANGED: Readonly<Record<ListKind, Notification>> = Object.freeze({
   tools: Notification.ToolListChanged,
@@ -40,9 +52,13 @@ const LIST_CHANGED: Readonly<Record<ListKind, Notification>> = Object.freeze({
 export class ProtocolCore implements ChannelHost {
   readonly sessions: SessionStore;
   readonly pending = new PendingRequests();
+  /** Stateless-era `subscriptions/listen` streams. */
+  readonly listeners = new SubscriptionHub();
   private readonly inFlight = new InFlight();
   private readonly standalone = new Map<string, StandaloneSink>();
   private readonly urlElicitations = new Map<string, { sessionId: string; exchange: Exchange }>();
+  /** Protocol 2026-07-28: per-request `_meta`, no sessions. */
+  readonly stateless: StatelessEra;
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
   private readonly unsubscribe: () => void;
@@ -50,7 +66,14 @@ export class ProtocolCore implements ChannelHost {
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
-    this.unsubscribe = server.onListChanged((kind) => this.broadcast(notification(LIST_CHANGED[kind])));
+    this.stateless = new StatelessEra(server, this.listeners, {
+      ...options.stateless,
+      cache: { ...DEFAULT_CACHE, listsArePrivate: server.filtersByPrincipal, ...options.stateless?.cache },
+    });
+    this.unsubscribe = server.onListChanged((kind) => {
+      this.broadcast(notification(LIST_CHANGED[kind]));
+      this.listeners.listChanged(kind);
+    });
   }
 
   /** Answers `initialize`: negotiates the version and creates the session. */
@@ -138,6 +161,7 @@ export class ProtocolCore implements ChannelHost {
   /** Tells every session subscribed to `uri` that it changed. */
   async resourceUpdated(uri: string): Promise<void> {
     const message = notification(Notification.ResourceUpdated, { uri });
+    this.listeners.resourceUpdated(uri);
     for (const id of await this.sessions.subscribers(uri)) this.standalone.get(id)?.(message);
   }
 
@@ -166,6 +190,7 @@ export class ProtocolCore implements ChannelHost {
 
   async close(): Promise<void> {
     this.unsubscribe();
+    this.listeners.closeAll();
     await this.sessions.close();
   }
 

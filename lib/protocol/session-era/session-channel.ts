@@ -1,4 +1,5 @@
 import type { ChannelRequestOptions, ClientChannel } from '../../context/client-channel';
+import { ToolError } from '../errors';
 import { notification, request } from '../jsonrpc';
 import { Method, type Notification } from '../methods';
 import type { JsonObject, LoggingLevel } from '../wire.types';
@@ -45,6 +46,10 @@ export class SessionChannel implements ClientChannel {
 
   resourceUpdated(uri: string): Promise<void> {
     return this.host.resourceUpdated(uri);
+  }
+
+  missingCapabilities(names: readonly string[]): Error {
+    return new ToolError(`This needs the client capabilities ${names.join(', ')}, which the client did not declare`);
   }
 
   async closeStream(): Promise<void> {

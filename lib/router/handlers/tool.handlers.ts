@@ -31,6 +31,7 @@ async function callTool(tool: ToolDefinition, args: JsonObject, ctx: Context, di
     input = checked.value;
   }
   try {
+    if (tool.requires.length > 0) ctx.requireCapabilities(tool.requires);
     return normaliseToolResult(await tool.invoke(input, ctx));
   } catch (error) {
     return toolFailure(error, tool.label, diagnostics);

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolCore } from '../../protocol/core/protocol-core';
-import { classify, failure, parseJson, PARSE_ERROR, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { classify, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { carriesRequestMeta } from '../../protocol/stateless-era/request-meta';
+import { checkMirroredHeaders } from './mirrored-headers';
+import { StatelessExchange } from './stateless-exchange';
 import { Method } from '../../protocol/methods';
 import type { SessionState } from '../../protocol/session/session-state';
 import { isSessionEraVersion } from '../../protocol/versions';
@@ -106,6 +109,9 @@ export class StreamableHttpHandler implements StreamFactory {
     if (Array.isArray(parsed.value)) return replyError(res, 400, refusals.invalidRequest('batches are not supported; send one message per request'), cors);
     const incoming = classify(parsed.value);
     if (incoming.kind === 'invalid') return replyError(res, 400, incoming.error, cors, incoming.id);
+    if (header(req, SESSION_HEADER) === undefined && isStatelessTraffic(incoming, header(req, VERSION_HEADER))) {
+      return this.stateless(req, res, incoming, principal, cors);
+    }
     if (incoming.kind === 'request' && incoming.message.method === Method.Initialize) return this.initialize(req, res, incoming.message, principal, cors);
 
     const state = await this.session(req, res, principal, cors, incoming.kind === 'request' ? incoming.message.id : null);
@@ -126,6 +132,21 @@ export class StreamableHttpHandler implements StreamFactory {
         return;
       }
     }
+  }
+
+  /** Protocol 2026-07-28: every request stands alone, checked and answered by the stateless era. */
+  private async stateless(req: IncomingMessage, res: ServerResponse, incoming: Classified, principal: unknown, cors: Record<string, string>): Promise<void> {
+    if (incoming.kind === 'notification') return replyStatus(res, 202, cors);
+    if (incoming.kind !== 'request') return replyError(res, 400, refusals.invalidRequest('clients send no responses in this protocol version'), cors);
+    const exchange = new StatelessExchange(res, cors);
+    const registry = this.core.server.registry;
+    const outcome = await this.core.stateless.request(incoming.message, {
+      principal,
+      signal: exchange.signal,
+      exchange,
+      checkHeaders: (message, meta) => checkMirroredHeaders(req, message, meta, (name) => registry.tool(name)?.descriptor.inputSchema),
+    });
+    exchange.finish(outcome.status, outcome.response);
   }
 
   private async initialize(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, principal: unknown, cors: Record<string, string>): Promise<void> {
@@ -228,4 +249,14 @@ export class StreamableHttpHandler implements StreamFactory {
   }
 }
 
-export { failure };
+/**
+ * Era detection for HTTP: without a session id, a message that carries `_meta` with a protocol
+ * version, or names a version header the session era does not know, speaks the stateless era.
+ */
+function isStatelessTraffic(incoming: Classified, versionHeader: string | undefined): boolean {
+  if (incoming.kind === 'request' || incoming.kind === 'notification') {
+    if (carriesRequestMeta(incoming.message.params)) return true;
+  }
+  return versionHeader !== undefined && !isSessionEraVersion(versionHeader.trim());
+}
+

@@ -1,0 +1,59 @@
+import type { ListKind } from '../../router/registry';
+import { Notification } from '../methods';
+import type { JsonObject } from '../wire.types';
+
+/** What a `subscriptions/listen` stream asks for (protocol 2026-07-28 `SubscriptionFilter`). */
+export interface ListenFilter {
+  readonly toolsListChanged?: boolean;
+  readonly promptsListChanged?: boolean;
+  readonly resourcesListChanged?: boolean;
+  readonly resourceSubscriptions?: readonly string[];
+}
+
+type Deliver = (method: Notification, params: JsonObject) => void;
+
+interface Listener {
+  readonly filter: ListenFilter;
+  readonly deliver: Deliver;
+  readonly end: () => void;
+}
+
+const FLAG_OF: Readonly<Record<ListKind, keyof ListenFilter>> = Object.freeze({
+  tools: 'toolsListChanged', prompts: 'promptsListChanged', resources: 'resourcesListChanged',
+});
+const NOTIFICATION_OF: Readonly<Record<ListKind, Notification>> = Object.freeze({
+  tools: Notification.ToolListChanged, prompts: Notification.PromptListChanged, resources: Notification.ResourceListChanged,
+});
+
+/**
+ * The open `subscriptions/listen` streams of this process, each receiving only the notification
+ * types and resource URIs its filter names.
+ */
+export class SubscriptionHub {
+  private readonly listeners = new Set<Listener>();
+
+  /** Registers a stream; returns how to remove it. `end` is called if the server closes it first. */
+  add(filter: ListenFilter, deliver: Deliver, end: () => void): () => void {
+    const listener: Listener = { filter, deliver, end };
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  listChanged(kind: ListKind): void {
+    for (const { filter, deliver } of this.listeners) if (filter[FLAG_OF[kind]] === true) deliver(NOTIFICATION_OF[kind], {});
+  }
+
+  resourceUpdated(uri: string): void {
+    for (const { filter, deliver } of this.listeners) if (filter.resourceSubscriptions?.includes(uri)) deliver(Notification.ResourceUpdated, { uri });
+  }
+
+  /** Ends every stream (server shutdown): each gets its graceful closing response. */
+  closeAll(): void {
+    for (const listener of [...this.listeners]) listener.end();
+    this.listeners.clear();
+  }
+
+  get size(): number {
+    return this.listeners.size;
+  }
+}

@@ -1,0 +1,81 @@
+import type { ChannelRequestOptions, ClientChannel } from '../../context/client-channel';
+import type { Exchange } from '../core/exchange';
+import { ErrorCode } from '../error-codes';
+import { InputRequiredSignal, ProtocolError } from '../errors';
+import { notification } from '../jsonrpc';
+import { Method, type Notification } from '../methods';
+import type { JsonObject, LoggingLevel } from '../wire.types';
+
+/** Short, stable key prefixes for input requests, by method. */
+const KEY_PREFIX: Readonly<Record<string, string>> = Object.freeze({
+  [Method.ElicitationCreate]: 'elicit',
+  [Method.SamplingCreateMessage]: 'sample',
+  [Method.RootsList]: 'roots',
+});
+
+/** Whether a client's answer has the shape its request calls for. */
+const ANSWER_SHAPES: Readonly<Record<string, (answer: JsonObject) => boolean>> = Object.freeze({
+  [Method.ElicitationCreate]: (a) => a.action === 'accept' || a.action === 'decline' || a.action === 'cancel',
+  [Method.SamplingCreateMessage]: (a) => typeof a.role === 'string' && typeof a.content === 'object' && a.content !== null,
+  [Method.RootsList]: (a) => Array.isArray(a.roots),
+});
+
+export interface InputRequest {
+  readonly method: string;
+  readonly params: JsonObject;
+}
+
+/**
+ * The stateless era's way back to the client. Notifications go on the request's own response
+ * stream; server-to-client requests cannot be sent, so each one is answered from the request's
+ * `inputResponses` (by a key stable across re-runs: the handler asks again in the same order), or
+ * recorded as an input request and the round ends with `input_required`.
+ */
+export class InputChannel implements ClientChannel {
+  /** What the handler asked for that the request did not carry, by key. */
+  readonly inputRequests = new Map<string, InputRequest>();
+  /** The answers the handler consumed, by key: sealed into the next `requestState`. */
+  readonly used: JsonObject = {};
+  private asked = 0;
+
+  constructor(
+    private readonly exchange: Exchange,
+    private readonly answers: JsonObject,
+    /** `_meta` logLevel; absent means the client wants no log messages at all. */
+    readonly logLevel: LoggingLevel | 'off',
+    private readonly allowsInput: boolean,
+    private readonly onResourceUpdated: (uri: string) => Promise<void>,
+  ) {}
+
+  async notify(method: Notification, params: JsonObject): Promise<void> {
+    if (this.exchange.open) this.exchange.send(notification(method, params));
+  }
+
+  async request(method: Method, params: JsonObject, _options: ChannelRequestOptions): Promise<JsonObject> {
+    this.asked += 1;
+    const key = `${KEY_PREFIX[method] ?? 'input'}-${this.asked}`;
+    if (!this.allowsInput) {
+      throw new ProtocolError(ErrorCode.InternalError, `${method} cannot be requested while answering this method`);
+    }
+    const answer = this.answers[key];
+    if (answer === undefined) {
+      this.inputRequests.set(key, { method, params });
+      throw new InputRequiredSignal();
+    }
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !(ANSWER_SHAPES[method]?.(answer as JsonObject) ?? true)) {
+      throw ProtocolError.invalidParams(`inputResponses["${key}"] is not a valid ${method} result`);
+    }
+    this.used[key] = answer;
+    return answer as JsonObject;
+  }
+
+  resourceUpdated(uri: string): Promise<void> {
+    return this.onResourceUpdated(uri);
+  }
+
+  missingCapabilities(names: readonly string[]): Error {
+    return new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capabilities: ${names.join(', ')}`, {
+      requiredCapabilities: Object.fromEntries(names.map((name) => [name, {}])),
+    });
+  }
+}

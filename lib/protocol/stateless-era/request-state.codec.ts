@@ -1,0 +1,90 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ProtocolError } from '../errors';
+import type { JsonObject } from '../wire.types';
+
+/** What a `requestState` is bound to: the request it continues and who sent it. */
+export interface StateBinding {
+  readonly method: string;
+  readonly params: JsonObject;
+  readonly principal: unknown;
+}
+
+interface Payload {
+  /** method */ readonly m: string;
+  /** digest of the salient params */ readonly d: string;
+  /** digest of the principal */ readonly p: string;
+  /** expiry, ms since the epoch */ readonly e: number;
+  /** the client's answers so far, by input key */ readonly r: JsonObject;
+}
+
+/** Params that change between rounds of one request, and so are not part of its identity. */
+const ROUND_KEYS: ReadonlySet<string> = new Set(['_meta', 'inputResponses', 'requestState']);
+
+/**
+ * Seals the answers of earlier rounds into the opaque `requestState` the client echoes back:
+ * HMAC-SHA256 over the method, a digest of the params, a digest of the principal and an expiry.
+ * A state that was edited, has expired, or is replayed on another request or by another
+ * principal is rejected with -32602.
+ */
+export class RequestStateCodec {
+  private readonly key: Buffer;
+
+  constructor(key?: string | Buffer, private readonly ttlMs = 10 * 60 * 1000) {
+    this.key = key === undefined ? randomBytes(32) : Buffer.from(key);
+  }
+
+  seal(binding: StateBinding, responses: JsonObject, now = Date.now()): string {
+    const payload: Payload = { m: binding.method, d: paramsDigest(binding.params), p: digest(binding.principal ?? null), e: now + this.ttlMs, r: responses };
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  /** The answers carried by a valid state; throws invalid params otherwise. */
+  open(state: unknown, binding: StateBinding, now = Date.now()): JsonObject {
+    if (typeof state !== 'string') throw rejected('requestState must be a string');
+    const [body, signature, extra] = state.split('.');
+    if (extra !== undefined || !body || !signature || !this.verify(body, signature)) throw rejected('requestState failed verification');
+    let payload: Payload;
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
+    } catch {
+      throw rejected('requestState failed verification');
+    }
+    if (payload.e < now) throw rejected('requestState has expired');
+    if (payload.m !== binding.method || payload.d !== paramsDigest(binding.params)) throw rejected('requestState belongs to another request');
+    if (payload.p !== digest(binding.principal ?? null)) throw rejected('requestState belongs to another principal');
+    return payload.r;
+  }
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+
+  private verify(body: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(body));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+}
+
+function rejected(message: string): ProtocolError {
+  return ProtocolError.invalidParams(`Invalid requestState: ${message}`);
+}
+
+function paramsDigest(params: JsonObject): string {
+  return digest(Object.fromEntries(Object.entries(params).filter(([key]) => !ROUND_KEYS.has(key))));
+}
+
+/** SHA-256 of a canonical JSON form (object keys sorted), so key order never matters. */
+function digest(value: unknown): string {
+  return createHash('sha256').update(canonical(value)).digest('base64url');
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as JsonObject).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

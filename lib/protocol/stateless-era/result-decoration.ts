@@ -1,0 +1,68 @@
+import type { CacheHint } from '../../decorators/cache-hint';
+import type { HintedList, Registry } from '../../router/registry';
+import { Method } from '../methods';
+import type { Implementation, JsonObject } from '../wire.types';
+import { MetaKey } from './request-meta';
+
+/** Server-wide caching defaults, before what the decorators say. */
+export interface CacheDefaults {
+  readonly lists: Required<CacheHint>;
+  readonly reads: Required<CacheHint>;
+  readonly discover: Required<CacheHint>;
+  /** Lists differ by caller (a visibility rule is set): they can only be `private`. */
+  readonly listsArePrivate: boolean;
+}
+
+const LIST_OF: Readonly<Partial<Record<string, HintedList>>> = Object.freeze({
+  [Method.ToolsList]: 'tools',
+  [Method.PromptsList]: 'prompts',
+  [Method.ResourcesList]: 'resources',
+  [Method.ResourcesTemplatesList]: 'templates',
+});
+
+/**
+ * Dresses a result for the stateless era: `resultType`, the server's identity in `_meta`, and
+ * caching hints on list, read and discover results.
+ */
+export class ResultDecorator {
+  private readonly serverMeta: JsonObject;
+
+  constructor(private readonly registry: Registry, info: Implementation, private readonly defaults: CacheDefaults) {
+    this.serverMeta = Object.freeze({ [MetaKey.serverInfo]: Object.freeze({ name: info.name, version: info.version }) });
+  }
+
+  decorate(method: string, result: JsonObject, params: JsonObject | undefined): JsonObject {
+    const decorated: JsonObject = { ...result, resultType: (result.resultType as string | undefined) ?? 'complete', _meta: this.meta(result._meta) };
+    const hint = this.hintFor(method, params);
+    if (hint) {
+      decorated.ttlMs = hint.ttlMs;
+      decorated.cacheScope = hint.scope;
+    }
+    return decorated;
+  }
+
+  /** `_meta` for any stateless result: what the result had, plus the server's identity. */
+  meta(own?: unknown): JsonObject {
+    return typeof own === 'object' && own !== null ? { ...(own as JsonObject), ...this.serverMeta } : this.serverMeta;
+  }
+
+  get discoverHint(): Required<CacheHint> {
+    return this.defaults.discover;
+  }
+
+  private hintFor(method: string, params: JsonObject | undefined): Required<CacheHint> | undefined {
+    const list = LIST_OF[method];
+    if (list) {
+      const hint = merge(this.defaults.lists, this.registry.listCacheHint(list));
+      return this.defaults.listsArePrivate ? { ...hint, scope: 'private' } : hint;
+    }
+    if (method === Method.ResourcesRead && typeof params?.uri === 'string') {
+      return merge(this.defaults.reads, this.registry.resolveResource(params.uri)?.definition.cache);
+    }
+    return undefined;
+  }
+}
+
+function merge(base: Required<CacheHint>, over: CacheHint | undefined): Required<CacheHint> {
+  return { ttlMs: Math.max(0, Math.floor(over?.ttlMs ?? base.ttlMs)), scope: over?.scope ?? base.scope };
+}

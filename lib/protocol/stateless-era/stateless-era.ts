@@ -1,0 +1,191 @@
+import { Context } from '../../context/context';
+import type { PhantomServer } from '../../server/phantom-server';
+import type { Exchange } from '../core/exchange';
+import type { SubscriptionHub, ListenFilter } from '../core/subscription-hub';
+import { ErrorCode } from '../error-codes';
+import type { ErrorObject } from '../error-mapper';
+import { ProtocolError } from '../errors';
+import { failure, notification, success, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
+import { Method, type Notification } from '../methods';
+import { serverCapabilities } from '../capabilities';
+import type { JsonObject } from '../wire.types';
+import { InputChannel } from './input-channel';
+import { MetaKey, readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
+import { RequestStateCodec } from './request-state.codec';
+import { ResultDecorator, type CacheDefaults } from './result-decoration';
+
+/** The stateless era's own methods. */
+export const StatelessMethod = Object.freeze({
+  Discover: 'server/discover',
+  Listen: 'subscriptions/listen',
+} as const);
+
+/** Notifications that only the stateless era sends. */
+const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+
+/** Requests that may end a round with `input_required` (the revision's list). */
+const INPUT_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);
+
+/** What the transport knows about one request. */
+export interface StatelessFacts {
+  readonly principal?: unknown;
+  /** HTTP only: the mirrored headers against the body; runs after `_meta` and before the version check. */
+  readonly checkHeaders?: (message: JsonRpcRequest, meta: RequestMeta) => ErrorObject | undefined;
+  /** Aborted when the client cancels (closes the stream on HTTP, `notifications/cancelled` on stdio). */
+  readonly signal: AbortSignal;
+  /** Where notifications about this request go, before its response. */
+  readonly exchange: Exchange;
+}
+
+/** The response, and the HTTP status the revision names for it; no response when cancelled. */
+export interface StatelessOutcome {
+  readonly status: number;
+  readonly response?: JsonRpcResponse;
+}
+
+export interface StatelessOptions {
+  /** Signs `requestState` (default: a random key per process; set it for several replicas). */
+  readonly stateKey?: string;
+  /** How long a `requestState` stays valid (default 10 minutes). */
+  readonly stateTtlMs?: number;
+  readonly cache: CacheDefaults;
+}
+
+/**
+ * Protocol 2026-07-28 on the same server: no handshake and no session. Each request carries its
+ * version and capabilities in `_meta` and is checked in the revision's order (malformed `_meta`,
+ * header mismatch, unsupported version, unknown method), then served by the same router as the
+ * session era. Handlers do not know the difference: `ctx.elicit` and friends are answered from
+ * `inputResponses`, or end the round with `input_required`.
+ */
+export class StatelessEra {
+  private readonly states: RequestStateCodec;
+  private readonly results: ResultDecorator;
+
+  constructor(private readonly server: PhantomServer, private readonly hub: SubscriptionHub, options: StatelessOptions) {
+    this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
+    this.results = new ResultDecorator(server.registry, server.info, options.cache);
+  }
+
+  async request(message: JsonRpcRequest, facts: StatelessFacts): Promise<StatelessOutcome> {
+    const meta = readRequestMeta(message.params);
+    if ('error' in meta) return refuse(message, 400, meta.error);
+    const headerError = facts.checkHeaders?.(message, meta);
+    if (headerError) return refuse(message, 400, headerError);
+    if (!(STATELESS_VERSIONS as readonly string[]).includes(meta.protocolVersion)) {
+      return refuse(message, 400, {
+        code: ErrorCode.UnsupportedProtocolVersion,
+        message: `Unsupported protocol version: ${meta.protocolVersion}`,
+        data: { supported: [...STATELESS_VERSIONS], requested: meta.protocolVersion },
+      });
+    }
+    if (message.method === StatelessMethod.Discover) return { status: 200, response: success(message.id, this.discover()) };
+    if (message.method === StatelessMethod.Listen) return this.listen(message, facts);
+    if (!this.server.router.handles(message.method)) return refuse(message, 404, ProtocolError.methodNotFound(message.method).toJSON());
+    return this.serve(message, meta, facts);
+  }
+
+  private async serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<StatelessOutcome> {
+    const params = message.params ?? {};
+    let answers: JsonObject;
+    try {
+      answers = this.answersOf(message, facts.principal);
+    } catch (error) {
+      return refuse(message, 400, (error as ProtocolError).toJSON());
+    }
+    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), (uri) => this.server.protocol.resourceUpdated(uri));
+    const ctx = new Context({
+      requestId: message.id,
+      signal: facts.signal,
+      progressToken: meta.progressToken,
+      clientInfo: meta.clientInfo,
+      clientCapabilities: meta.clientCapabilities,
+      principal: facts.principal,
+      channel,
+    });
+    const outcome = await this.server.router.handle(message.method, params, ctx);
+    if (facts.signal.aborted) return { status: 200 };
+    if (channel.inputRequests.size > 0) {
+      const binding = { method: message.method, params, principal: facts.principal };
+      return { status: 200, response: success(message.id, {
+        resultType: 'input_required',
+        inputRequests: Object.fromEntries([...channel.inputRequests].map(([key, input]) => [key, { method: input.method, params: input.params }])),
+        requestState: this.states.seal(binding, channel.used),
+        _meta: this.results.meta(),
+      }) };
+    }
+    if ('error' in outcome) return refuse(message, statusOf(outcome.error), eraError(outcome.error));
+    return { status: 200, response: success(message.id, this.results.decorate(message.method, outcome.result, params)) };
+  }
+
+  /** The client's answers so far: those sealed in `requestState`, then those sent now. */
+  private answersOf(message: JsonRpcRequest, principal: unknown): JsonObject {
+    const params = message.params ?? {};
+    const sent = params.inputResponses;
+    if (sent !== undefined && (typeof sent !== 'object' || sent === null || Array.isArray(sent))) {
+      throw ProtocolError.invalidParams('"inputResponses" must be an object');
+    }
+    const sealed = params.requestState === undefined ? {} : this.states.open(params.requestState, { method: message.method, params, principal });
+    return { ...sealed, ...(sent as JsonObject | undefined) };
+  }
+
+  private discover(): JsonObject {
+    const result: JsonObject = {
+      resultType: 'complete',
+      supportedVersions: [...STATELESS_VERSIONS],
+      capabilities: serverCapabilities(this.server.registry),
+      ttlMs: this.results.discoverHint.ttlMs,
+      cacheScope: this.results.discoverHint.scope,
+      _meta: this.results.meta(),
+    };
+    if (this.server.instructions !== undefined) result.instructions = this.server.instructions;
+    return result;
+  }
+
+  /**
+   * A long-lived stream: acknowledged first, then only what the filter asks for, every message
+   * tagged with the subscription id (the request id). Ends when the client goes away (no
+   * response) or the server closes it (a graceful closing response).
+   */
+  private async listen(message: JsonRpcRequest, facts: StatelessFacts): Promise<StatelessOutcome> {
+    const asked = message.params?.notifications;
+    if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
+      return refuse(message, 400, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
+    }
+    const filter = agreedFilter(asked as JsonObject);
+    const tag = { [MetaKey.subscriptionId]: message.id };
+    const deliver = (method: string, params: JsonObject) => {
+      if (facts.exchange.open) facts.exchange.send(notification(method, { ...params, _meta: tag }));
+    };
+    deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
+    const closedByServer = await new Promise<boolean>((resolve) => {
+      const remove = this.hub.add(filter, (method: Notification, params) => deliver(method, params), () => resolve(true));
+      facts.signal.addEventListener('abort', () => { remove(); resolve(false); }, { once: true });
+    });
+    if (!closedByServer) return { status: 200 };
+    return { status: 200, response: success(message.id, { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } }) };
+  }
+}
+
+/** The subset of a requested filter this server honours: every type it knows, nothing else. */
+function agreedFilter(asked: JsonObject): ListenFilter {
+  const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
+  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) if (asked[flag] === true) filter[flag] = true;
+  if (Array.isArray(asked.resourceSubscriptions)) filter.resourceSubscriptions = asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
+  return filter;
+}
+
+/** The one place where an error changes between eras: resource not found is -32602 here. */
+function eraError(error: ErrorObject): ErrorObject {
+  return error.code === ErrorCode.ResourceNotFound ? { ...error, code: ErrorCode.InvalidParams } : error;
+}
+
+/** HTTP statuses the revision names for errors raised while serving. */
+function statusOf(error: ErrorObject): number {
+  return error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
+}
+
+function refuse(message: JsonRpcRequest, status: number, error: ErrorObject): StatelessOutcome {
+  return { status, response: failure(message.id, error) };
+}
+

@@ -1,0 +1,58 @@
+import type { ServerResponse } from 'node:http';
+import type { Exchange } from '../../protocol/core/exchange';
+import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/jsonrpc';
+import { SSE_HEADERS } from './sse-stream';
+
+/**
+ * The way back for one stateless-era request: plain JSON when only the response goes out, SSE
+ * (without resumption: the era has none) as soon as a notification must go first. The client
+ * closing the connection cancels the request.
+ */
+export class StatelessExchange implements Exchange {
+  private streaming = false;
+  private done = false;
+  private readonly controller = new AbortController();
+
+  constructor(private readonly res: ServerResponse, private readonly headers: Readonly<Record<string, string>>) {
+    res.once('close', () => {
+      if (!this.done) this.controller.abort('the client closed the response stream');
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get open(): boolean {
+    return !this.done && !this.res.destroyed && !this.res.writableEnded;
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (!this.open) return;
+    if (!this.streaming) {
+      this.streaming = true;
+      this.res.writeHead(200, { ...this.headers, ...SSE_HEADERS });
+      this.res.flushHeaders();
+    }
+    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  finish(status: number, response?: JsonRpcResponse): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.res.destroyed) return;
+    if (this.streaming) {
+      if (response) this.res.write(`event: message\ndata: ${JSON.stringify(response)}\n\n`);
+      this.res.end();
+      return;
+    }
+    if (!response) {
+      this.res.writeHead(204, this.headers);
+      this.res.end();
+      return;
+    }
+    const body = JSON.stringify(response);
+    this.res.writeHead(status, { ...this.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    this.res.end(body);
+  }
+}
