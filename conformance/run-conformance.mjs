@@ -6,7 +6,7 @@
 // exits non-zero on any failed check. Build first (npm run build).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,7 +18,7 @@ const option = (name, fallback) => {
 };
 const pkg = option('--package', '@modelcontextprotocol/conformance');
 const suite = option('--suite', 'all');
-const label = option('--label', 'session-era');
+const label = option('--label', '2025-11-25');
 const expectedFailures = option('--expected-failures', undefined);
 
 const fixture = spawn(process.execPath, [join(root, 'dist/samples/conformance/main.js'), '--http', '--port', '0'], {
@@ -37,6 +37,7 @@ while (!/serving MCP at (\S+)/.test(banner)) {
 }
 const url = /serving MCP at (\S+)/.exec(banner)[1];
 const outputDir = join(root, 'conformance', 'results', label);
+rmSync(outputDir, { recursive: true, force: true });
 mkdirSync(outputDir, { recursive: true });
 
 const cli = join(root, 'node_modules', pkg, 'dist', 'index.js');
@@ -53,5 +54,12 @@ fixture.kill();
 const summary = output.slice(output.indexOf('=== SUMMARY ==='));
 console.log(summary.trim() || output.trim());
 const total = /Total: (\d+) passed, (\d+) failed/.exec(output);
-if (total) console.log(`conformance ${label}: ${total[1]} passed, ${total[2]} failed`);
-process.exit(code === 0 && total ? 0 : 1);
+if (!total) {
+  console.log(`conformance ${label}: the suite printed no summary`);
+  process.exit(1);
+}
+// With a baseline, the CLI's exit code says whether every failure was expected (and none is stale).
+const failed = code === 0 ? 0 : Number(total[2]);
+const note = expectedFailures && code === 0 && total[2] !== '0' ? ` (${total[2]} failing checks are in ${expectedFailures})` : '';
+console.log(`conformance-${label}: ${total[1]} passed, ${failed} failed${note}`);
+process.exit(code === 0 ? 0 : 1);

@@ -9,7 +9,7 @@ export { Elicit } from './decorators/elicit.decorator';
 export { PhantomServer } from './server/phantom-server';
 export type { PhantomServerOptions } from './server/server-options';
 
-export { Context, type ContextInit, type ElicitCallOptions, type Logger, type Root } from './context/context';
+export { Context, type ContextInit, type ElicitCallOptions, type InputCallOptions, type Logger, type Root } from './context/context';
 export type { ClientChannel, ChannelRequestOptions } from './context/client-channel';
 export type { ElicitResult } from './context/elicit-result';
 

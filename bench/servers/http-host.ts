@@ -12,7 +12,7 @@ export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => unknown
  * behind (a slow contender still has queued requests when the load generator stops) before it
  * measures the next contender: that work would otherwise steal the next contender's CPU.
  */
-export async function serveHttp(handler: HttpHandler): Promise<void> {
+export async function serveHttp(handler: HttpHandler, onStop?: () => Promise<void>): Promise<void> {
   let inHand = 0;
   let idle: (() => void)[] = [];
   const server = createServer((req, res) => {
@@ -33,9 +33,10 @@ export async function serveHttp(handler: HttpHandler): Promise<void> {
   const { port } = server.address() as AddressInfo;
   serveBench({ url: `http://127.0.0.1:${port}/mcp` }, {
     drain: () => (inHand === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
-    stop: () => {
+    stop: async () => {
       server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await onStop?.();
     },
   });
 }

@@ -6,6 +6,8 @@ import { PhantomError } from '../protocol/errors';
 export interface ChannelRequestOptions {
   readonly signal: AbortSignal;
   readonly timeoutMs?: number;
+  /** Stateless era: the name of this input request in `inputRequests` (default: generated). */
+  readonly key?: string;
 }
 
 /**

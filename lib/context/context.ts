@@ -24,8 +24,18 @@ export interface ContextInit {
   readonly requestTimeoutMs?: number;
 }
 
+/** Per-call options of `ctx.sample` and `ctx.listRoots`. */
+export interface InputCallOptions {
+  /**
+   * Stateless era: the key this request gets in `inputRequests` (and the client's answer in
+   * `inputResponses`). Default: generated from the call order, which is stable as long as the
+   * handler asks in the same order on every round.
+   */
+  readonly key?: string;
+}
+
 /** Per-call options of `ctx.elicit`. */
-export interface ElicitCallOptions {
+export interface ElicitCallOptions extends InputCallOptions {
   /** Replaces the form's message for this call (e.g. a message built from the tool's arguments). */
   readonly message?: string;
 }
@@ -108,7 +118,7 @@ export class Context {
     const base = typeof form === 'function' ? formFromClass(form) : form;
     const elicitation = options.message === undefined ? base : { ...base, message: options.message };
     if (!this.supportsElicitation(elicitation.mode)) return { action: 'unsupported' };
-    const reply = await this.ask(Method.ElicitationCreate, toElicitParams(elicitation));
+    const reply = await this.ask(Method.ElicitationCreate, toElicitParams(elicitation), options.key);
     if (reply === 'timeout') return { action: 'timeout' };
     const action = reply.action;
     if (action === 'decline' || action === 'cancel') return { action };
@@ -120,17 +130,17 @@ export class Context {
   }
 
   /** Asks the client's model for a completion (`sampling/createMessage`). */
-  async sample(params: JsonObject): Promise<JsonObject> {
+  async sample(params: JsonObject, options: InputCallOptions = {}): Promise<JsonObject> {
     this.requireCapability('sampling');
-    const reply = await this.ask(Method.SamplingCreateMessage, params);
+    const reply = await this.ask(Method.SamplingCreateMessage, params, options.key);
     if (reply === 'timeout') throw new ToolError('The client did not answer the sampling request in time');
     return reply;
   }
 
   /** The client's roots (`roots/list`). */
-  async listRoots(): Promise<Root[]> {
+  async listRoots(options: InputCallOptions = {}): Promise<Root[]> {
     this.requireCapability('roots');
-    const reply = await this.ask(Method.RootsList, {});
+    const reply = await this.ask(Method.RootsList, {}, options.key);
     if (reply === 'timeout') throw new ToolError('The client did not answer the roots request in time');
     return Array.isArray(reply.roots) ? (reply.roots as Root[]) : [];
   }
@@ -169,9 +179,9 @@ export class Context {
     this.requireCapabilities([name]);
   }
 
-  private async ask(method: Method, params: JsonObject): Promise<JsonObject | 'timeout'> {
+  private async ask(method: Method, params: JsonObject, key?: string): Promise<JsonObject | 'timeout'> {
     try {
-      return await this.channel.request(method, params, { signal: this.signal, timeoutMs: this.requestTimeoutMs });
+      return await this.channel.request(method, params, { signal: this.signal, timeoutMs: this.requestTimeoutMs, key });
     } catch (error) {
       if (error instanceof PhantomError && error.code === 'request_timeout') return 'timeout';
       throw error;

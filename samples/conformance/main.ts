@@ -2,14 +2,15 @@ import 'reflect-metadata';
 import { PhantomServer } from '../../lib';
 import { runSample } from '../run-sample';
 import { ConformancePrompts, ConformanceResources, ConformanceTools, DefaultsForm, EnumsForm, UserResponse } from './conformance.fixtures';
+import { ColorForm, ConfirmForm, ContextForm, NameForm, StatelessConformanceTools } from './stateless.fixtures';
 
-/** The fixture the official conformance suite runs against, written with the ordinary API. */
+/** The fixture the official conformance suite runs against (both protocol eras), written with the ordinary API. */
 export function createServer(): PhantomServer {
   return new PhantomServer({
     name: 'phantom-conformance',
     version: '1.0.0',
-    providers: [ConformanceTools, ConformanceResources, ConformancePrompts],
-    forms: [UserResponse, DefaultsForm, EnumsForm],
+    providers: [ConformanceTools, ConformanceResources, ConformancePrompts, StatelessConformanceTools],
+    forms: [UserResponse, DefaultsForm, EnumsForm, NameForm, ColorForm, ContextForm, ConfirmForm],
   });
 }
 

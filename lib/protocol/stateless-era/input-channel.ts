@@ -51,9 +51,9 @@ export class InputChannel implements ClientChannel {
     if (this.exchange.open) this.exchange.send(notification(method, params));
   }
 
-  async request(method: Method, params: JsonObject, _options: ChannelRequestOptions): Promise<JsonObject> {
+  async request(method: Method, params: JsonObject, options: ChannelRequestOptions): Promise<JsonObject> {
     this.asked += 1;
-    const key = `${KEY_PREFIX[method] ?? 'input'}-${this.asked}`;
+    const key = options.key ?? `${KEY_PREFIX[method] ?? 'input'}-${this.asked}`;
     if (!this.allowsInput) {
       throw new ProtocolError(ErrorCode.InternalError, `${method} cannot be requested while answering this method`);
     }

@@ -1,0 +1,39 @@
+/** How long and how often each suite measures. Absolute figures vary by machine; ratios less so. */
+export interface Plan {
+  readonly name: 'full' | 'quick';
+  /** Connections the load generator keeps open, each with one request in flight. */
+  readonly connections: number;
+  readonly throughput: Timed;
+  readonly scale: Timed & { readonly sizes: readonly number[] };
+  readonly memory: { readonly rounds: number; readonly sessions: readonly number[] };
+  readonly startup: { readonly rounds: number; readonly tools: number };
+  readonly stdio: Timed;
+}
+
+export interface Timed {
+  readonly rounds: number;
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+}
+
+/** `npm run bench`: well under ten minutes on two cores. */
+export const FULL: Plan = {
+  name: 'full',
+  connections: 50,
+  throughput: { rounds: 5, seconds: 5, warmupSeconds: 3 },
+  scale: { rounds: 3, seconds: 2, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
+  memory: { rounds: 3, sessions: [1_000, 10_000] },
+  startup: { rounds: 5, tools: 1_000 },
+  stdio: { rounds: 5, seconds: 2, warmupSeconds: 1 },
+};
+
+/** `npm run bench -- --quick`: every suite once, briefly; a smoke test of the harness, under a minute. */
+export const QUICK: Plan = {
+  name: 'quick',
+  connections: 50,
+  throughput: { rounds: 1, seconds: 2, warmupSeconds: 1 },
+  scale: { rounds: 1, seconds: 1, warmupSeconds: 0.5, sizes: [10, 1_000, 10_000] },
+  memory: { rounds: 1, sessions: [1_000, 10_000] },
+  startup: { rounds: 1, tools: 1_000 },
+  stdio: { rounds: 1, seconds: 1, warmupSeconds: 0.5 },
+};

@@ -1,0 +1,19 @@
+import 'reflect-metadata';
+import { PhantomServer } from 'phantom-mcp';
+import { templateProviders, toolProviders } from '../fixtures/phantom.fixtures';
+import { argNumber, runContender } from './bench-channel';
+import { serveHttp } from './http-host';
+
+/**
+ * phantom-mcp over Streamable HTTP, its handler mounted as the README shows. One endpoint serves
+ * both eras: the bench runs one process per era so that each contender has its own.
+ */
+runContender(async () => {
+  const server = new PhantomServer({
+    name: 'bench',
+    version: '1.0.0',
+    providers: [...toolProviders(argNumber('tools', 1)), ...templateProviders(argNumber('templates', 0))],
+    pageSize: argNumber('page-size', 100),
+  });
+  await serveHttp(server.httpHandler().handle, () => server.close());
+});
