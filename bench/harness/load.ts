@@ -24,7 +24,7 @@ export interface LoadSample {
  */
 export async function drive(prepared: Prepared, options: LoadOptions): Promise<LoadSample> {
   let nextId = 1;
-  const run = autocannon({
+  const settings: autocannon.Options = {
     url: prepared.url,
     method: 'POST',
     headers: { ...prepared.headers },
@@ -38,10 +38,12 @@ export async function drive(prepared: Prepared, options: LoadOptions): Promise<L
         return request;
       },
     }],
+  };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(settings, (error, finished) => (error ? reject(error) : resolve(finished)));
+    let ticks = 0;
+    if (options.onTick) instance.on('tick', () => options.onTick!(++ticks));
   });
-  let ticks = 0;
-  if (options.onTick) run.on('tick', () => options.onTick!(++ticks));
-  const result = await run;
   return {
     rps: result['2xx'] / result.duration,
     p50: result.latency.p50,

@@ -6,6 +6,17 @@ export interface Entrant<S> {
   run(round: RoundContext): Promise<S>;
 }
 
+/** What one entrant measured in the round just finished. */
+export interface Finished<S> {
+  readonly label: string;
+  readonly sample: S;
+}
+
+/** The usual round line: every entrant and its sample. */
+export function everyEntrant<S>(show: (sample: S) => string): (finished: readonly Finished<S>[]) => string {
+  return (finished) => finished.map(({ label, sample }) => `${label} ${show(sample)}`).join(' · ');
+}
+
 export interface RoundContext {
   /** The unrecorded warm-up round: an entrant may run it shorter. */
   readonly warm: boolean;
@@ -29,22 +40,22 @@ export async function interleave<S>(
   entrants: readonly Entrant<S>[],
   plan: RoundPlan,
   progress: Progress,
-  show: (sample: S) => string,
+  describe: (finished: readonly Finished<S>[]) => string,
 ): Promise<S[][]> {
   const samples: S[][] = entrants.map(() => []);
   const total = plan.rounds + (plan.warmup ? 1 : 0);
   for (let round = 0; round < total; round++) {
     const warm = plan.warmup && round === 0;
     const name = warm ? 'warm-up' : `round ${round + (plan.warmup ? 0 : 1)}/${plan.rounds}`;
-    const shown: string[] = [];
+    const finished: Finished<S>[] = [];
     for (const [index, entrant] of entrants.entries()) {
       progress.status(`${suite} ${name}: ${entrant.label}…`);
       const onTick = (second: number) => progress.status(`${suite} ${name}: ${entrant.label} ${second} s`);
       const sample = await entrant.run({ warm, onTick });
       if (!warm) samples[index].push(sample);
-      shown.push(`${entrant.label} ${show(sample)}`);
+      finished.push({ label: entrant.label, sample });
     }
-    progress.line(`${suite} ${name}: ${shown.join(' · ')}`);
+    progress.line(`${suite} ${name}: ${describe(finished)}`);
   }
   return samples;
 }

@@ -16,6 +16,7 @@ export class StreamConnection {
   private state?: SessionState;
   private closed = false;
   private ending = false;
+  private stateless = false;
   /** Messages are admitted one at a time, in order; requests then run concurrently. */
   private intake: Promise<void> = Promise.resolve();
   private readonly running = new Set<Promise<void>>();
@@ -67,7 +68,7 @@ export class StreamConnection {
   }
 
   private async request(message: JsonRpcRequest): Promise<void> {
-    if (message.method === Method.Initialize && !this.state) {
+    if (message.method === Method.Initialize && !this.state && !this.stateless) {
       const { state, response } = await this.core.initialize(message, this.principal);
       if (state) {
         this.state = state;
@@ -75,7 +76,11 @@ export class StreamConnection {
       }
       return this.send(response);
     }
-    if (!this.state && carriesRequestMeta(message.params)) return this.statelessRequest(message);
+    // The era is decided by the first request: `_meta` with a version means 2026-07-28 for good.
+    if (!this.state && (this.stateless || carriesRequestMeta(message.params))) {
+      this.stateless = true;
+      return this.statelessRequest(message);
+    }
     if (!this.state) {
       if (message.method === Method.Ping) return this.send(success(message.id, {}));
       return this.send(failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is not initialised; send initialize first' }));

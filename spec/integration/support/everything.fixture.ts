@@ -6,6 +6,11 @@ import {
 } from '../../../lib';
 import { UserInfo } from '../../../samples/04-elicitation/main';
 
+@Elicit({ message: 'Where are you going?' })
+export class Destination {
+  @Field({ title: 'City' }) @IsString() city!: string;
+}
+
 export class EchoArgs {
   @Field({ description: 'Text to echo' }) @IsString() text!: string;
 }
@@ -39,6 +44,15 @@ export class Everything {
     if (answer.action === 'accept') return `Hello ${answer.content.name} (${answer.content.role})`;
     if (answer.action === 'unsupported') return 'Hello stranger';
     return ToolResult.error(`Elicitation ${answer.action}`);
+  }
+
+  @Tool({ description: 'Asks who you are, then where you go: two elicitations' })
+  async trip(_args: object, ctx: Context) {
+    const who = await ctx.elicit(UserInfo);
+    if (who.action !== 'accept') return ToolResult.error(`No traveller: ${who.action}`);
+    const where = await ctx.elicit(Destination);
+    if (where.action !== 'accept') return ToolResult.error(`No destination: ${where.action}`);
+    return `${who.content.name} goes to ${where.content.city}`;
   }
 
   @Tool({ description: 'Sends the user to a URL' })
@@ -92,5 +106,5 @@ export class Extra {
 }
 
 export function everythingServer(options: Partial<PhantomServerOptions> = {}): PhantomServer {
-  return new PhantomServer({ name: 'everything', version: '1.2.3', instructions: 'Use every tool', providers: [Everything], forms: [UserInfo], ...options });
+  return new PhantomServer({ name: 'everything', version: '1.2.3', instructions: 'Use every tool', providers: [Everything], forms: [UserInfo, Destination], ...options });
 }

@@ -1,0 +1,86 @@
+import { PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, type Call, type Dialect, type Prepared } from './harness/dialects';
+import { ServerProcess } from './harness/server-process';
+
+export type HttpContenderId = 'bare' | 'sdk-stateless' | 'sdk-stateful' | 'phantom-session' | 'phantom-stateless';
+export type StdioContenderId = 'bare-stdio' | 'sdk-stdio' | 'phantom-stdio';
+export type ContenderId = HttpContenderId | StdioContenderId;
+
+/** What a contender's server registers: `echo` last among `tools`, the echo template last among `templates`. */
+export interface Served {
+  readonly tools: number;
+  readonly templates: number;
+  /** phantom's page size for the list methods (the SDK does not page). */
+  readonly pageSize?: number;
+}
+
+export interface HttpContender {
+  readonly id: HttpContenderId;
+  readonly label: string;
+  /** The script under `servers/` and its arguments. */
+  readonly script: string;
+  readonly args: (served: Served) => string[];
+  readonly dialect: Dialect;
+}
+
+const registryArgs = ({ tools, templates }: Served) => ['--tools', String(tools), '--templates', String(templates)];
+
+export const HTTP_CONTENDERS: readonly HttpContender[] = [
+  { id: 'bare', label: 'bare node:http', script: 'bare.server', args: () => [], dialect: PLAIN_JSON_RPC },
+  { id: 'sdk-stateless', label: 'SDK stateless', script: 'sdk.server', args: (s) => ['--mode', 'stateless', ...registryArgs(s)], dialect: SESSIONLESS },
+  { id: 'sdk-stateful', label: 'SDK stateful', script: 'sdk.server', args: (s) => ['--mode', 'stateful', ...registryArgs(s)], dialect: SESSION_ERA },
+  {
+    id: 'phantom-session', label: 'phantom session era', script: 'phantom.server', dialect: SESSION_ERA,
+    args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
+  },
+  {
+    id: 'phantom-stateless', label: 'phantom stateless era', script: 'phantom.server', dialect: STATELESS_ERA,
+    args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
+  },
+];
+
+export const STDIO_CONTENDERS: readonly { readonly id: StdioContenderId; readonly label: string; readonly script: string; readonly initialize: boolean }[] = [
+  { id: 'bare-stdio', label: 'bare stdio', script: 'bare-stdio.server', initialize: false },
+  { id: 'sdk-stdio', label: 'SDK stdio', script: 'sdk-stdio.server', initialize: true },
+  { id: 'phantom-stdio', label: 'phantom stdio', script: 'phantom-stdio.server', initialize: true },
+];
+
+export function httpContender(id: HttpContenderId): HttpContender {
+  return HTTP_CONTENDERS.find((c) => c.id === id)!;
+}
+
+/** Where CPU profiles go, and of which contenders (`--profile phantom-session,phantom-stateless`). */
+export interface Profiling {
+  readonly ids: ReadonlySet<string>;
+  readonly dir: string;
+}
+
+/** A contender running and answering every call it will be measured on. */
+export interface Running {
+  readonly server: ServerProcess;
+  readonly prepared: ReadonlyMap<Call, Prepared>;
+}
+
+/**
+ * Starts a contender in its own process, opens what its dialect needs, and checks each call once.
+ * A contender that cannot answer (the stateless era before it lands, say) is reported as
+ * unavailable, with the reason, rather than failing the run.
+ */
+export async function launch(contender: HttpContender, served: Served, calls: readonly Call[], profiling: Profiling): Promise<Running | { unavailable: string }> {
+  let server: ServerProcess | undefined;
+  try {
+    server = await ServerProcess.start(contender.script, contender.args(served), {
+      profileDir: profiling.ids.has(contender.id) ? profiling.dir : undefined,
+    });
+    const connection = await contender.dialect.connect(server.url!);
+    const prepared = new Map<Call, Prepared>();
+    for (const call of calls) {
+      const request = connection.prepare(call);
+      await probe(request, call);
+      prepared.set(call, request);
+    }
+    return { server, prepared };
+  } catch (error) {
+    await server?.stop();
+    return { unavailable: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,70 @@
+import type { HttpContenderId, StdioContenderId } from '../contenders';
+import type { LoadSample } from '../harness/load';
+
+/** A measure, or why the contender could not be measured. */
+export type Measured<T> = T | { readonly unavailable: string };
+
+export function isMeasured<T extends object>(value: Measured<T> | undefined): value is T {
+  return value !== undefined && !('unavailable' in value);
+}
+
+/** Medians over rounds; `rounds` keeps every sample for whoever wants the spread. */
+export interface RateFigures {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  /** Failed requests over all rounds (errors, timeouts, non-2xx); a sound run has 0. */
+  readonly failed: number;
+  readonly rounds: readonly LoadSample[];
+}
+
+export interface SessionMemory {
+  readonly sessions: number;
+  /** Bytes per idle session, after a full collection, over the process's own baseline. */
+  readonly heapPerSession: number;
+  readonly rssPerSession: number;
+}
+
+export type ScaleOp = 'tools/call' | 'tools/list' | 'resources/read';
+export type ScaleContenderId = Exclude<HttpContenderId, 'bare'>;
+
+export interface StartupFigures {
+  readonly declareMs: number;
+  readonly startMs: number;
+}
+
+export interface Target {
+  readonly name: string;
+  /** The measured ratio; null when a contender was unavailable. */
+  readonly ratio: number | null;
+  /** The bound the ratio must meet, e.g. ">= 0.5". */
+  readonly goal: string;
+  readonly holds: boolean;
+  /** The figures behind the ratio, in words. */
+  readonly detail: string;
+}
+
+export interface Machine {
+  readonly nproc: number;
+  readonly cpu: string;
+  readonly node: string;
+  readonly platform: string;
+}
+
+export interface BenchResults {
+  readonly plan: 'full' | 'quick';
+  readonly date: string;
+  readonly machine: Machine;
+  readonly elapsedSeconds: number;
+  readonly connections: number;
+  throughput?: Partial<Record<HttpContenderId, Measured<RateFigures>>>;
+  memory?: Partial<Record<'phantom-session' | 'sdk-stateful', Measured<{ readonly bySessions: readonly SessionMemory[] }>>>;
+  scale?: {
+    readonly sizes: readonly number[];
+    readonly pageSize: number;
+    readonly ops: Partial<Record<ScaleOp, Partial<Record<ScaleContenderId, Measured<{ readonly bySize: Readonly<Record<number, RateFigures>> }>>>>>;
+  };
+  startup?: { readonly tools: number; readonly phantom: StartupFigures; readonly sdk: StartupFigures };
+  stdio?: Partial<Record<StdioContenderId, Measured<{ readonly rtps: number; readonly rounds: readonly number[] }>>>;
+  targets?: Target[];
+}
