@@ -51,6 +51,14 @@ export function classify(value: unknown): Classified {
   return invalid(id, 'Invalid Request: neither a request, a notification nor a response');
 }
 
+/** One handler per kind of incoming message: dispatch from a table, not a switch. */
+export type ByKind<R> = { readonly [K in Classified['kind']]: (incoming: Extract<Classified, { kind: K }>) => R };
+
+/** Calls the handler for the incoming message's kind. */
+export function dispatchByKind<R>(incoming: Classified, handlers: ByKind<R>): R {
+  return (handlers[incoming.kind] as (incoming: Classified) => R)(incoming);
+}
+
 /** Parses bytes as JSON; `undefined` means a parse error (-32700). */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {

@@ -1,7 +1,7 @@
 import type { Exchange } from '../protocol/core/exchange';
 import type { ProtocolCore } from '../protocol/core/protocol-core';
 import { ErrorCode } from '../protocol/error-codes';
-import { classify, failure, PARSE_ERROR, success, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc';
+import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc';
 import { Method, Notification } from '../protocol/methods';
 import { carriesRequestMeta } from '../protocol/stateless-era/request-meta';
 import { StatelessMethod } from '../protocol/stateless-era/stateless-era';
@@ -54,17 +54,20 @@ export class StreamConnection {
     return { send: (message) => connection.send(message), get open() { return !connection.closed; } };
   }
 
+  private readonly onKind: ByKind<Promise<void> | void> = {
+    invalid: ({ id, error }) => this.send(failure(id, error)),
+    request: ({ message }) => this.request(message),
+    notification: async ({ message }) => {
+      if (this.state) await this.core.notification(this.state, message);
+      else if (message.method === Notification.Cancelled) this.statelessRuns.get(idKey(message.params?.requestId))?.abort('cancelled by the client');
+    },
+    response: ({ message }) => {
+      if (this.state) this.core.response(this.state, message);
+    },
+  };
+
   private async receive(value: unknown): Promise<void> {
-    const incoming = classify(value);
-    switch (incoming.kind) {
-      case 'invalid': return this.send(failure(incoming.id, incoming.error));
-      case 'request': return this.request(incoming.message);
-      case 'notification':
-        if (this.state) await this.core.notification(this.state, incoming.message);
-        else if (incoming.message.method === Notification.Cancelled) this.statelessRuns.get(idKey(incoming.message.params?.requestId))?.abort('cancelled by the client');
-        return;
-      case 'response': if (this.state) this.core.response(this.state, incoming.message); return;
-    }
+    await dispatchByKind(classify(value), this.onKind);
   }
 
   private async request(message: JsonRpcRequest): Promise<void> {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolCore } from '../../protocol/core/protocol-core';
-import { classify, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { classify, dispatchByKind, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../protocol/jsonrpc';
 import { carriesRequestMeta } from '../../protocol/stateless-era/request-meta';
 import { checkMirroredHeaders } from './mirrored-headers';
 import { StatelessExchange } from './stateless-exchange';
@@ -117,21 +117,23 @@ export class StreamableHttpHandler implements StreamFactory {
     const state = await this.session(req, res, principal, cors, incoming.kind === 'request' ? incoming.message.id : null);
     if (!state) return;
     const headers = { ...cors, [SESSION_HEADER]: state.id };
-    switch (incoming.kind) {
-      case 'notification':
-        await this.core.notification(state, incoming.message);
-        return replyStatus(res, 202, headers);
-      case 'response':
-        if (!this.core.response(state, incoming.message)) this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
-        return replyStatus(res, 202, headers);
-      case 'request': {
+    await dispatchByKind<Promise<void>>(incoming, {
+      invalid: async ({ id, error }) => replyError(res, 400, error, cors, id),
+      notification: async ({ message }) => {
+        await this.core.notification(state, message);
+        replyStatus(res, 202, headers);
+      },
+      response: async ({ message }) => {
+        if (!this.core.response(state, message)) this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
+        replyStatus(res, 202, headers);
+      },
+      request: async ({ message }) => {
         const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
-        const response = await this.core.request(state, incoming.message, exchange);
+        const response = await this.core.request(state, message, exchange);
         if (response) exchange.respond(response);
         else exchange.abandon();
-        return;
-      }
-    }
+      },
+    });
   }
 
   /** Protocol 2026-07-28: every request stands alone, checked and answered by the stateless era. */
