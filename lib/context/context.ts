@@ -7,13 +7,15 @@ import {
 import type { FormElicitation, UrlElicitation } from '../schema/form-elicitation';
 import { formFromClass, toElicitParams } from '../schema/form-elicitation';
 import { validateFormContent } from '../schema/form-schema.compiler';
+import { Cancellation } from './cancellation';
 import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
 import type { ElicitResult } from './elicit-result';
 
 /** Everything a context is made of; the protocol layer (or a test) supplies it per request. */
 export interface ContextInit {
   readonly requestId?: string | number;
-  readonly signal?: AbortSignal;
+  /** Cancels the call: an `AbortSignal` of the caller's, or the protocol layer's `Cancellation`. */
+  readonly signal?: AbortSignal | Cancellation;
   readonly progressToken?: string | number;
   readonly clientInfo?: Implementation;
   readonly clientCapabilities?: ClientCapabilities;
@@ -46,6 +48,7 @@ export type Logger = { readonly [L in LoggingLevel]: LogFn };
 export interface Root { readonly uri: string; readonly name?: string }
 
 const FIVE_MINUTES = 5 * 60 * 1000;
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 /**
  * The per-call context a handler receives as its last parameter. Everything about the call
@@ -63,29 +66,38 @@ const FIVE_MINUTES = 5 * 60 * 1000;
  */
 export class Context {
   readonly requestId: string | number | undefined;
-  /** Aborted when the client cancels the request or goes away. */
-  readonly signal: AbortSignal;
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly principal: unknown;
-  /** Sends `notifications/message` at each level, filtered by the client's `logging/setLevel`. */
-  readonly log: Logger;
   private readonly channel: ClientChannel;
+  private readonly cancellation: AbortSignal | Cancellation | undefined;
+  private logger?: Logger;
   private readonly progressToken: string | number | undefined;
   private readonly requestTimeoutMs: number;
 
   constructor(init: ContextInit = {}) {
     this.requestId = init.requestId;
-    this.signal = init.signal ?? new AbortController().signal;
+    this.cancellation = init.signal;
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities ?? {};
     this.principal = init.principal;
     this.channel = init.channel ?? DISCONNECTED_CHANNEL;
     this.progressToken = init.progressToken;
     this.requestTimeoutMs = init.requestTimeoutMs ?? FIVE_MINUTES;
-    this.log = Object.freeze(Object.fromEntries(
+  }
+
+  /** Aborted when the client cancels the request or goes away. */
+  get signal(): AbortSignal {
+    const source = this.cancellation;
+    if (source instanceof Cancellation) return source.signal;
+    return source ?? NEVER_ABORTED;
+  }
+
+  /** Sends `notifications/message` at each level, filtered by the level the client asked for. */
+  get log(): Logger {
+    return (this.logger ??= Object.freeze(Object.fromEntries(
       LOGGING_LEVELS.map((level) => [level, (data: unknown, logger?: string) => this.emitLog(level, data, logger)]),
-    )) as Logger;
+    )) as Logger);
   }
 
   /** Reports progress if the client asked for it (sent a `progressToken`); otherwise does nothing. */

@@ -1,3 +1,4 @@
+import { Cancellation } from '../context/cancellation';
 import type { Exchange } from '../protocol/core/exchange';
 import type { ProtocolCore } from '../protocol/core/protocol-core';
 import { ErrorCode } from '../protocol/error-codes';
@@ -20,7 +21,7 @@ export class StreamConnection {
   /** Messages are admitted one at a time, in order; requests then run concurrently. */
   private intake: Promise<void> = Promise.resolve();
   private readonly running = new Set<Promise<void>>();
-  private readonly statelessRuns = new Map<string, AbortController>();
+  private readonly statelessRuns = new Map<string, Cancellation>();
   private readonly listens = new Set<string>();
   private detach?: () => void;
   private resolveClosed!: () => void;
@@ -59,7 +60,7 @@ export class StreamConnection {
     request: ({ message }) => this.request(message),
     notification: async ({ message }) => {
       if (this.state) await this.core.notification(this.state, message);
-      else if (message.method === Notification.Cancelled) this.statelessRuns.get(idKey(message.params?.requestId))?.abort('cancelled by the client');
+      else if (message.method === Notification.Cancelled) this.statelessRuns.get(idKey(message.params?.requestId))?.cancel('cancelled by the client');
     },
     response: ({ message }) => {
       if (this.state) this.core.response(this.state, message);
@@ -97,12 +98,12 @@ export class StreamConnection {
 
   /** Protocol 2026-07-28 on the pipe: each request stands alone; `notifications/cancelled` aborts it. */
   private statelessRequest(message: JsonRpcRequest): void {
-    const controller = new AbortController();
+    const controller = new Cancellation();
     const key = idKey(message.id);
     this.statelessRuns.set(key, controller);
     if (message.method === StatelessMethod.Listen) this.listens.add(key);
-    const run = this.core.stateless.request(message, { principal: this.principal, signal: controller.signal, exchange: this.exchange })
-      .then((outcome) => { if (outcome.response && !controller.signal.aborted) this.send(outcome.response); })
+    const run = this.core.stateless.request(message, { principal: this.principal, cancellation: controller, exchange: this.exchange })
+      .then((outcome) => { if (outcome.response && !controller.aborted) this.send(outcome.response); })
       .catch((error) => this.core.server.diagnostics.error(`${message.method} failed`, error))
       .finally(() => { this.running.delete(run); this.statelessRuns.delete(key); this.listens.delete(key); });
     this.running.add(run);
@@ -122,10 +123,10 @@ export class StreamConnection {
     this.ending = true;
     await this.intake;
     // Listen streams never finish on their own: end them now rather than wait out the drain.
-    for (const [key, controller] of this.statelessRuns) if (this.listens.has(key)) controller.abort('the pipe closed');
+    for (const [key, controller] of this.statelessRuns) if (this.listens.has(key)) controller.cancel('the pipe closed');
     await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => setTimeout(resolve, this.drainMs).unref())]);
     this.closed = true;
-    for (const controller of this.statelessRuns.values()) controller.abort('the pipe closed');
+    for (const controller of this.statelessRuns.values()) controller.cancel('the pipe closed');
     this.detach?.();
     if (this.state) await this.core.endSession(this.state.id);
     this.resolveClosed();

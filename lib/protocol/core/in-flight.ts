@@ -1,11 +1,12 @@
+import { Cancellation } from '../../context/cancellation';
 import type { RequestId } from '../jsonrpc';
 
 /** Requests being handled, by session and id, so `notifications/cancelled` can abort them. */
 export class InFlight {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, Cancellation>();
 
-  start(sessionId: string, id: RequestId): AbortController {
-    const controller = new AbortController();
+  start(sessionId: string, id: RequestId): Cancellation {
+    const controller = new Cancellation();
     this.running.set(keyOf(sessionId, id), controller);
     return controller;
   }
@@ -17,13 +18,13 @@ export class InFlight {
   cancel(sessionId: string, id: unknown, reason?: unknown): boolean {
     if (typeof id !== 'string' && typeof id !== 'number') return false;
     const controller = this.running.get(keyOf(sessionId, id));
-    controller?.abort(reason ?? 'cancelled by the client');
+    controller?.cancel(reason ?? 'cancelled by the client');
     return controller !== undefined;
   }
 
   cancelSession(sessionId: string): void {
     const prefix = `${sessionId}\u0000`;
-    for (const [key, controller] of this.running) if (key.startsWith(prefix)) controller.abort('session ended');
+    for (const [key, controller] of this.running) if (key.startsWith(prefix)) controller.cancel('session ended');
   }
 }
 

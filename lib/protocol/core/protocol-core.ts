@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Cancellation } from '../../context/cancellation';
 import { Context } from '../../context/context';
 import type { PhantomServer } from '../../server/phantom-server';
 import type { ListKind } from '../../router/registry';
@@ -116,9 +117,9 @@ export class ProtocolCore implements ChannelHost {
     }
     const controller = this.inFlight.start(state.id, message.id);
     try {
-      const ctx = this.contextFor(state, message, exchange, controller.signal);
+      const ctx = this.contextFor(state, message, exchange, controller);
       const outcome = await this.server.router.handle(message.method, message.params, ctx);
-      if (controller.signal.aborted) return undefined;
+      if (controller.aborted) return undefined;
       return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
     } finally {
       this.inFlight.finish(state.id, message.id);
@@ -205,7 +206,7 @@ export class ProtocolCore implements ChannelHost {
     }
   }
 
-  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, signal: AbortSignal): Context {
+  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, signal: Cancellation): Context {
     const meta = message.params?._meta as JsonObject | undefined;
     const progressToken = meta?.progressToken;
     return new Context({

@@ -1,3 +1,4 @@
+import type { Cancellation } from '../../context/cancellation';
 import { Context } from '../../context/context';
 import type { PhantomServer } from '../../server/phantom-server';
 import type { Exchange } from '../core/exchange';
@@ -31,8 +32,8 @@ export interface StatelessFacts {
   readonly principal?: unknown;
   /** HTTP only: the mirrored headers against the body; runs after `_meta` and before the version check. */
   readonly checkHeaders?: (message: JsonRpcRequest, meta: RequestMeta) => ErrorObject | undefined;
-  /** Aborted when the client cancels (closes the stream on HTTP, `notifications/cancelled` on stdio). */
-  readonly signal: AbortSignal;
+  /** Cancelled when the client cancels (closes the stream on HTTP, `notifications/cancelled` on stdio). */
+  readonly cancellation: Cancellation;
   /** Where notifications about this request go, before its response. */
   readonly exchange: Exchange;
 }
@@ -96,7 +97,7 @@ export class StatelessEra {
     const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), (uri) => this.server.protocol.resourceUpdated(uri));
     const ctx = new Context({
       requestId: message.id,
-      signal: facts.signal,
+      signal: facts.cancellation,
       progressToken: meta.progressToken,
       clientInfo: meta.clientInfo,
       clientCapabilities: meta.clientCapabilities,
@@ -104,7 +105,7 @@ export class StatelessEra {
       channel,
     });
     const outcome = await this.server.router.handle(message.method, params, ctx);
-    if (facts.signal.aborted) return { status: 200 };
+    if (facts.cancellation.aborted) return { status: 200 };
     if (channel.inputRequests.size > 0) {
       const binding = { method: message.method, params, principal: facts.principal };
       return { status: 200, response: success(message.id, {
@@ -160,7 +161,7 @@ export class StatelessEra {
     deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
     const closedByServer = await new Promise<boolean>((resolve) => {
       const remove = this.hub.add(filter, (method: Notification, params) => deliver(method, params), () => resolve(true));
-      facts.signal.addEventListener('abort', () => { remove(); resolve(false); }, { once: true });
+      facts.cancellation.onCancel(() => { remove(); resolve(false); });
     });
     if (!closedByServer) return { status: 200 };
     return { status: 200, response: success(message.id, { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } }) };

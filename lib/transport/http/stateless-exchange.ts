@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { Cancellation } from '../../context/cancellation';
 import type { Exchange } from '../../protocol/core/exchange';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/jsonrpc';
 import { SSE_HEADERS } from './sse-stream';
@@ -11,16 +12,13 @@ import { SSE_HEADERS } from './sse-stream';
 export class StatelessExchange implements Exchange {
   private streaming = false;
   private done = false;
-  private readonly controller = new AbortController();
+  /** Cancelled when the client closes the response stream before the response. */
+  readonly cancellation = new Cancellation();
 
   constructor(private readonly res: ServerResponse, private readonly headers: Readonly<Record<string, string>>) {
     res.once('close', () => {
-      if (!this.done) this.controller.abort('the client closed the response stream');
+      if (!this.done) this.cancellation.cancel('the client closed the response stream');
     });
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
   }
 
   get open(): boolean {

@@ -144,7 +144,7 @@ export class StreamableHttpHandler implements StreamFactory {
     const registry = this.core.server.registry;
     const outcome = await this.core.stateless.request(incoming.message, {
       principal,
-      signal: exchange.signal,
+      cancellation: exchange.cancellation,
       exchange,
       checkHeaders: (message, meta) => checkMirroredHeaders(req, message, meta, (name) => registry.tool(name)?.descriptor.inputSchema),
     });
