@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, type Call, type Dialect, type Prepared } from './harness/dialects';
 import { ServerProcess } from './harness/server-process';
 
@@ -48,7 +49,10 @@ export function httpContender(id: HttpContenderId): HttpContender {
   return HTTP_CONTENDERS.find((c) => c.id === id)!;
 }
 
-/** Where CPU profiles go, and of which contenders (`--profile phantom-session,phantom-stateless`). */
+/**
+ * Where CPU profiles go, and of which contenders (`--profile phantom-session,phantom-stateless`):
+ * one folder per contender and registry, e.g. `phantom-session-1-tools-0-templates`.
+ */
 export interface Profiling {
   readonly ids: ReadonlySet<string>;
   readonly dir: string;
@@ -69,7 +73,7 @@ export async function launch(contender: HttpContender, served: Served, calls: re
   let server: ServerProcess | undefined;
   try {
     server = await ServerProcess.start(contender.script, contender.args(served), {
-      profileDir: profiling.ids.has(contender.id) ? profiling.dir : undefined,
+      profileDir: profiling.ids.has(contender.id) ? join(profiling.dir, `${contender.id}-${served.tools}-tools-${served.templates}-templates`) : undefined,
     });
     const connection = await contender.dialect.connect(server.url!);
     const prepared = new Map<Call, Prepared>();

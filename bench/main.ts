@@ -1,10 +1,84 @@
+import { parseArgs } from 'node:util';
 import { Progress } from './harness/progress';
-import { QUICK } from './plan';
+import { FULL, QUICK } from './plan';
+import { machine } from './report/machine';
+import type { BenchResults, Target } from './report/results';
+import { targetsOf } from './report/targets';
+import { writeResults } from './report/write';
+import { memorySuite } from './suites/memory.suite';
+import { scaleSuite } from './suites/scale.suite';
+import { startupSuite } from './suites/startup.suite';
+import { stdioSuite } from './suites/stdio.suite';
+import type { SuiteContext } from './suites/suite-context';
 import { throughputSuite } from './suites/throughput.suite';
 
+const USAGE = `npm run bench [-- options]
+
+  --quick                 every suite once and briefly (under a minute): a smoke test
+  --only a,b              run only these suites: ${['throughput', 'scale', 'memory', 'startup', 'stdio'].join(', ')}
+  --profile id,id         write V8 CPU profiles of these contenders' processes, e.g.
+                          phantom-session,phantom-stateless,phantom-stdio,sdk-stateful
+  --profile-dir DIR       where the profiles go (default /tmp/phantom-bench-profiles)
+`;
+
+/** The suites in the order they run; each fills its part of the results. */
+const SUITES: readonly { readonly name: string; run(ctx: SuiteContext, results: BenchResults): Promise<void> }[] = [
+  { name: 'throughput', run: async (ctx, r) => void (r.throughput = await throughputSuite(ctx)) },
+  { name: 'scale', run: async (ctx, r) => void (r.scale = await scaleSuite(ctx)) },
+  { name: 'memory', run: async (ctx, r) => void (r.memory = await memorySuite(ctx)) },
+  { name: 'startup', run: async (ctx, r) => void (r.startup = await startupSuite(ctx)) },
+  { name: 'stdio', run: async (ctx, r) => void (r.stdio = await stdioSuite(ctx)) },
+];
+
 async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      'quick': { type: 'boolean', default: false },
+      'only': { type: 'string' },
+      'profile': { type: 'string' },
+      'profile-dir': { type: 'string', default: '/tmp/phantom-bench-profiles' },
+      'help': { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return void process.stdout.write(USAGE);
+  const only = values.only?.split(',').map((s) => s.trim());
+  const unknown = only?.filter((name) => !SUITES.some((s) => s.name === name)) ?? [];
+  if (unknown.length > 0) throw new Error(`unknown suite: ${unknown.join(', ')}\n\n${USAGE}`);
+
+  const plan = values.quick ? QUICK : FULL;
   const progress = new Progress();
-  const result = await throughputSuite({ plan: QUICK, progress, profiling: { ids: new Set(), dir: '/tmp' } });
-  console.log(JSON.stringify(result, (k, v) => (k === 'rounds' ? undefined : v), 2));
+  const ctx: SuiteContext = {
+    plan,
+    progress,
+    profiling: { ids: new Set(values.profile?.split(',').map((s) => s.trim()) ?? []), dir: values['profile-dir']! },
+  };
+  const started = Date.now();
+  const results: BenchResults = {
+    plan: plan.name,
+    partial: only !== undefined,
+    date: new Date().toISOString(),
+    machine: machine(),
+    elapsedSeconds: 0,
+    connections: plan.connections,
+  };
+  const suites = SUITES.filter((s) => !only || only.includes(s.name));
+  progress.line(`phantom-mcp bench, ${plan.name} plan: ${suites.map((s) => s.name).join(', ')}`);
+  for (const suite of suites) await suite.run(ctx, results);
+  results.targets = targetsOf(results);
+  results.elapsedSeconds = (Date.now() - started) / 1000;
+
+  const written = writeResults(results);
+  progress.line(`targets:\n${results.targets.map(describe).join('\n')}`);
+  progress.line(`wrote ${written.join(', ')}`);
+  if (ctx.profiling.ids.size > 0) progress.line(`CPU profiles in ${ctx.profiling.dir}`);
 }
-void main();
+
+function describe(target: Target): string {
+  const ratio = target.ratio === null ? '–' : `${target.ratio}×`;
+  return `  ${target.holds ? 'holds  ' : 'MISSES '} ${target.name}: ${ratio} (goal ${target.goal}; ${target.detail})`;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

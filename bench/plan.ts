@@ -21,19 +21,22 @@ export const FULL: Plan = {
   name: 'full',
   connections: 50,
   throughput: { rounds: 5, seconds: 5, warmupSeconds: 3 },
-  scale: { rounds: 3, seconds: 2, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
+  scale: { rounds: 3, seconds: 1.5, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
   memory: { rounds: 3, sessions: [1_000, 10_000] },
   startup: { rounds: 5, tools: 1_000 },
   stdio: { rounds: 5, seconds: 2, warmupSeconds: 1 },
 };
 
-/** `npm run bench -- --quick`: every suite once, briefly; a smoke test of the harness, under a minute. */
+/**
+ * `npm run bench -- --quick`: every suite once and briefly, with registries and session counts up
+ * to 1,000 only: a smoke test of the harness, under a minute. Its ratios are indicative at best.
+ */
 export const QUICK: Plan = {
   name: 'quick',
   connections: 50,
-  throughput: { rounds: 1, seconds: 2, warmupSeconds: 1 },
-  scale: { rounds: 1, seconds: 1, warmupSeconds: 0.5, sizes: [10, 1_000, 10_000] },
-  memory: { rounds: 1, sessions: [1_000, 10_000] },
+  throughput: { rounds: 1, seconds: 1.5, warmupSeconds: 0.5 },
+  scale: { rounds: 1, seconds: 0.5, warmupSeconds: 0.3, sizes: [10, 1_000] },
+  memory: { rounds: 1, sessions: [1_000] },
   startup: { rounds: 1, tools: 1_000 },
   stdio: { rounds: 1, seconds: 1, warmupSeconds: 0.5 },
 };

@@ -70,6 +70,10 @@ export class ServerProcess {
     });
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get stdin(): Writable {
     return this.child.stdin!;
   }
@@ -82,9 +86,9 @@ export class ServerProcess {
     return this.ask('memory') as Promise<MemorySample>;
   }
 
-  /** Resolves once the contender has finished every request it still holds. */
-  drain(): Promise<void> {
-    return this.ask('drain') as Promise<void>;
+  /** Resolves once the contender has finished every request it still holds, and collected its garbage. */
+  settle(): Promise<void> {
+    return this.ask('settle') as Promise<void>;
   }
 
   /** Stops the process politely (a CPU profile is only written on a clean exit), then firmly. */

@@ -4,9 +4,11 @@ export function rate(value: number | undefined): string {
   return value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US');
 }
 
+/** Milliseconds; whole ones as measured (autocannon's latencies are whole), others to 0.1 below 100. */
 export function millis(value: number | undefined): string {
   if (value === undefined || !Number.isFinite(value)) return '–';
-  return value < 10 ? `${value.toFixed(2)} ms` : `${Math.round(value).toLocaleString('en-US')} ms`;
+  if (Number.isInteger(value) || value >= 100) return `${Math.round(value).toLocaleString('en-US')} ms`;
+  return `${value.toFixed(1)} ms`;
 }
 
 export function bytes(value: number | undefined): string {

@@ -53,9 +53,11 @@ export interface Machine {
 
 export interface BenchResults {
   readonly plan: 'full' | 'quick';
+  /** Only some suites ran (`--only`). */
+  readonly partial: boolean;
   readonly date: string;
   readonly machine: Machine;
-  readonly elapsedSeconds: number;
+  elapsedSeconds: number;
   readonly connections: number;
   throughput?: Partial<Record<HttpContenderId, Measured<RateFigures>>>;
   memory?: Partial<Record<'phantom-session' | 'sdk-stateful', Measured<{ readonly bySessions: readonly SessionMemory[] }>>>;
@@ -65,6 +67,11 @@ export interface BenchResults {
     readonly ops: Partial<Record<ScaleOp, Partial<Record<ScaleContenderId, Measured<{ readonly bySize: Readonly<Record<number, RateFigures>> }>>>>>;
   };
   startup?: { readonly tools: number; readonly phantom: StartupFigures; readonly sdk: StartupFigures };
-  stdio?: Partial<Record<StdioContenderId, Measured<{ readonly rtps: number; readonly rounds: readonly number[] }>>>;
+  stdio?: Partial<Record<StdioContenderId, Measured<{
+    readonly rtps: number;
+    readonly rounds: readonly number[];
+    /** The bench and the server were pinned to one CPU (taskset was there). */
+    readonly sharedCore: boolean;
+  }>>>;
   targets?: Target[];
 }

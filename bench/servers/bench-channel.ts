@@ -4,7 +4,7 @@
  */
 
 /** What the bench can ask a running contender. */
-export type Question = 'memory' | 'drain' | 'stop';
+export type Question = 'memory' | 'settle' | 'stop';
 
 export interface Ask {
   readonly kind: 'ask';
@@ -35,7 +35,12 @@ export interface ContenderHooks {
 export function serveBench(ready: { url?: string; detail?: unknown }, hooks: ContenderHooks = {}): void {
   const answers: Record<Question, () => Promise<unknown>> = {
     memory: measureMemory,
-    drain: async () => hooks.drain?.(),
+    // Finish the requests in hand, then collect garbage now: a contender's deferred work (its
+    // backlog, V8 shrinking a heap it no longer needs) must not run on the next contender's time.
+    settle: async () => {
+      await hooks.drain?.();
+      collectGarbage();
+    },
     stop: async () => {
       await hooks.stop?.();
       setImmediate(() => process.exit(0));
@@ -80,12 +85,16 @@ function send(report: Report): void {
 }
 
 async function measureMemory(): Promise<MemorySample> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('the contender must run with --expose-gc');
   // Two passes with a turn of the loop between, so finalizers and weak references settle.
-  gc();
+  collectGarbage();
   await new Promise((resolve) => setImmediate(resolve));
-  gc();
+  collectGarbage();
   const { rss, heapUsed, external } = process.memoryUsage();
   return { rss, heapUsed, external };
+}
+
+function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('the contender must run with --expose-gc');
+  gc();
 }

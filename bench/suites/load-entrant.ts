@@ -8,8 +8,8 @@ import { millis, rate } from '../report/format';
 import type { RateFigures } from '../report/results';
 
 /**
- * One contender driven with one call for a round, then left to finish what it still holds, so
- * that its backlog does not run on the next contender's time.
+ * One contender driven with one call for a round, then left to settle (finish what it still
+ * holds, collect its garbage), so that none of its work runs on the next contender's time.
  */
 export function loadEntrant(label: string, running: Running, call: Call, timed: Timed, connections: number): Entrant<LoadSample> {
   const prepared = running.prepared.get(call)!;
@@ -17,7 +17,38 @@ export function loadEntrant(label: string, running: Running, call: Call, timed: 
     label,
     run: async ({ warm, onTick }) => {
       const sample = await drive(prepared, { connections, seconds: warm ? timed.warmupSeconds : timed.seconds, onTick });
-      await running.server.drain();
+      await running.server.settle();
+      return sample;
+    },
+  };
+}
+
+/**
+ * One contender driven with a number of requests sized to take about `timed.seconds`, waiting for
+ * every answer: for contenders whose answers take hundreds of milliseconds, a cut-off run would
+ * end before the first answers of a full queue came back, and leave seconds of work behind. The
+ * warm-up ramps up (one request per connection, then four times more each time) until it has
+ * run `timed.warmupSeconds`, which also gives the first estimate of the rate.
+ */
+export function sizedEntrant(label: string, running: Running, call: Call, timed: Timed, connections: number): Entrant<LoadSample> {
+  const prepared = running.prepared.get(call)!;
+  let rate = 0;
+  const run = async (amount: number, onTick: (second: number) => void) => {
+    const sample = await drive(prepared, { connections, amount, onTick });
+    await running.server.settle();
+    if (sample.rps > 0) rate = sample.rps;
+    return sample;
+  };
+  return {
+    label,
+    run: async ({ warm, onTick }) => {
+      if (!warm) return run(Math.max(connections, Math.round((rate * timed.seconds) / connections) * connections), onTick);
+      const started = Date.now();
+      let sample = await run(connections, onTick);
+      for (let amount = connections * 4; Date.now() - started < timed.warmupSeconds * 1000; amount *= 4) {
+        const left = timed.warmupSeconds - (Date.now() - started) / 1000;
+        sample = await run(Math.max(connections, Math.min(amount, Math.round(rate * left))), onTick);
+      }
       return sample;
     },
   };

@@ -6,6 +6,7 @@ import { compileClassSchema } from './class-schema.compiler';
 import { toOptions } from './field-options.applier';
 import { cloneValue, describeKind, type JsonSchema, type Validated } from './json-schema.types';
 import { formatValidationErrors } from './validation-issues.formatter';
+import { directValidator } from './direct-validator';
 
 export type { Validated } from './json-schema.types';
 
@@ -38,6 +39,8 @@ export async function validateArguments<T>(cls: Constructor<T>, input: unknown, 
     const schema = compileClassSchema(cls);
     let plain = pickDeclared(args, schema, schema) as Record<string, unknown>;
     if (options.coerce) plain = coerceScalars(plain, schema);
+    const direct = directValidator(cls as Constructor, schema)?.(plain);
+    if (direct) return { ok: true, value: direct as T };
     const instance = plainToInstance(cls, plain) as T;
     applyFieldDefaults(instance, new Set());
     const errors = await validate(instance as object, { forbidUnknownValues: false, validationError: { target: false, value: true } });

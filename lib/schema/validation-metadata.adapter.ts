@@ -30,6 +30,10 @@ interface TypeMetadata {
 
 interface TransformerStorage {
   findTypeMetadata(target: Function, propertyName: string): TypeMetadata | undefined;
+  findTransformMetadatas(target: Function, propertyName: string, transformationType: number): readonly unknown[];
+  findExposeMetadata(target: Function, propertyName: string): unknown;
+  findExcludeMetadata(target: Function, propertyName: string): unknown;
+  getStrategy(target: Function): string;
 }
 
 // class-transformer ships no typings for its storage module, and exports no accessor for it.
@@ -96,4 +100,68 @@ export function readTransformTypes(cls: Function, propertyName: string): Functio
 
 function isFunction(value: unknown): value is Function {
   return typeof value === 'function';
+}
+
+/**
+ * One property's rules as direct checks, run exactly as class-validator's executor runs them:
+ * conditions first (a false one skips the property), then `@IsDefined`, then every other rule,
+ * each through the constraint instance class-validator registered. A check answers `true`,
+ * `false`, or `undefined` when it cannot decide synchronously (an async rule).
+ */
+export type PropertyCheck = (value: unknown, object: object) => boolean | undefined;
+
+const TRANSFORMATION_TYPES = [0, 1, 2]; // class-transformer's PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS
+
+/**
+ * Checks for every validated property of `cls`, or `undefined` when the class uses something the
+ * direct path does not reproduce (groups, nested or whitelist rules, any class-transformer
+ * decorator): such classes always take the full class-transformer + class-validator path.
+ */
+export function compilePropertyChecks(cls: Function, properties: readonly string[]): Map<string, PropertyCheck> | undefined {
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    if (transformerStorage.getStrategy(c as Function) !== 'none') return undefined;
+  }
+  for (const name of properties) {
+    if (transformerStorage.findTypeMetadata(cls, name) || transformerStorage.findExposeMetadata(cls, name) || transformerStorage.findExcludeMetadata(cls, name)) return undefined;
+    if (TRANSFORMATION_TYPES.some((t) => transformerStorage.findTransformMetadatas(cls, name, t).length > 0)) return undefined;
+  }
+  const storage = getMetadataStorage();
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (const m of storage.getTargetValidationMetadatas(cls, '', true, false)) {
+    if (m.groups?.length || !DIRECT_TYPES.has(m.type)) return undefined;
+    if (m.type !== 'conditionalValidation' && storage.getTargetValidatorConstraints(m.constraintCls).length === 0) return undefined;
+    byProperty.set(m.propertyName, [...(byProperty.get(m.propertyName) ?? []), m]);
+  }
+  const checks = new Map<string, PropertyCheck>();
+  for (const [name, metadatas] of byProperty) checks.set(name, propertyCheck(name, metadatas));
+  return checks;
+}
+
+const DIRECT_TYPES: ReadonlySet<string> = new Set(['customValidation', 'conditionalValidation', 'isDefined']);
+
+function propertyCheck(property: string, metadatas: readonly ValidationMetadata[]): PropertyCheck {
+  const conditions = metadatas.filter((m) => m.type === 'conditionalValidation');
+  const rules = [...metadatas.filter((m) => m.type === 'isDefined'), ...metadatas.filter((m) => m.type === 'customValidation')];
+  const storage = getMetadataStorage();
+  const runners = rules.map((m) => {
+    const instances = storage.getTargetValidatorConstraints(m.constraintCls).map((c) => c.instance as { validate(value: unknown, args: unknown): unknown });
+    return { m, instances };
+  });
+  return (value, object) => {
+    for (const condition of conditions) if (!(condition.constraints[0] as (o: object, v: unknown) => boolean)(object, value)) return true;
+    for (const { m, instances } of runners) {
+      const validateIf = (m as { validateIf?: (o: object, v: unknown) => boolean }).validateIf;
+      if (validateIf && !validateIf(object, value)) continue;
+      const args = { targetName: object.constructor?.name, property, object, value, constraints: m.constraints };
+      const values = m.each && Array.isArray(value) ? value : [value];
+      for (const instance of instances) {
+        for (const item of values) {
+          const verdict = instance.validate(item, args);
+          if (typeof verdict !== 'boolean') return undefined;
+          if (!verdict) return false;
+        }
+      }
+    }
+    return true;
+  };
 }
