@@ -1,8 +1,8 @@
 import type { SessionState } from './session-state';
 
 /**
- * Where sessions live. Implementations must treat states as values: `save` stores a copy, `load`
- * returns one, so that a Redis-backed store behaves exactly like the in-memory one.
+ * Where sessions live. Callers change a loaded state only to `save` it right after, so a store
+ * may hand out copies (Redis) or its own object (memory) without a difference anyone can see.
  */
 export interface SessionStore {
   load(id: string): Promise<SessionState | undefined>;
@@ -17,7 +17,8 @@ export interface SessionStore {
 }
 
 /**
- * The embedded default: sessions in a Map, dropped after `idleMs` without activity.
+ * The embedded default: sessions in a Map, dropped after `idleMs` without activity. `load` hands
+ * out the stored object itself (no copy on the hot path); `save` stores a copy of what it is given.
  */
 export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionState>();
@@ -35,11 +36,11 @@ export class InMemorySessionStore implements SessionStore {
       this.expire(id);
       return undefined;
     }
-    return structuredClone(state);
+    return state;
   }
 
   async save(state: SessionState): Promise<void> {
-    this.sessions.set(state.id, structuredClone(state));
+    if (this.sessions.get(state.id) !== state) this.sessions.set(state.id, structuredClone(state));
   }
 
   async delete(id: string): Promise<boolean> {

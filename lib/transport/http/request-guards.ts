@@ -42,11 +42,20 @@ export function originAllowed(req: IncomingMessage, allowed?: readonly string[])
 export function accepts(req: IncomingMessage, type: string): boolean {
   const accept = req.headers.accept;
   if (!accept) return false;
-  const [major] = type.split('/');
-  return accept.split(',').some((part) => {
-    const media = part.split(';')[0].trim().toLowerCase();
-    return media === type || media === '*/*' || media === `${major}/*`;
-  });
+  return mediaTypesOf(accept).has(type) || mediaTypesOf(accept).has('*/*') || mediaTypesOf(accept).has(`${type.split('/')[0]}/*`);
+}
+
+// Clients send the same Accept header on every request: parse each distinct one once.
+const parsedAccept = new Map<string, ReadonlySet<string>>();
+
+function mediaTypesOf(accept: string): ReadonlySet<string> {
+  let types = parsedAccept.get(accept);
+  if (!types) {
+    types = new Set(accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase()));
+    if (parsedAccept.size >= 64) parsedAccept.clear();
+    parsedAccept.set(accept, types);
+  }
+  return types;
 }
 
 export function isJsonContent(req: IncomingMessage): boolean {

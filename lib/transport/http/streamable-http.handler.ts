@@ -63,7 +63,8 @@ export class StreamableHttpHandler implements StreamFactory {
       if (req.method === 'OPTIONS') return replyStatus(res, 204, { ...cors, 'access-control-allow-methods': ALLOWED_METHODS, 'access-control-max-age': '86400' });
       const verb = this.verbs.get(req.method ?? '');
       if (!verb) return replyError(res, 405, refusals.methodNotAllowed(req.method ?? ''), { ...cors, allow: ALLOWED_METHODS });
-      const decision = await this.authenticate(req);
+      const pending = this.authenticate(req);
+      const decision = pending instanceof Promise ? await pending : pending;
       if (!decision.allow) {
         const challenge: Record<string, string> = decision.status === 401 ? { 'www-authenticate': decision.wwwAuthenticate } : {};
         return replyError(res, decision.status, refusals.forbidden(decision.message ?? (decision.status === 401 ? 'authentication required' : 'access denied')), { ...cors, ...challenge });
@@ -216,15 +217,15 @@ export class StreamableHttpHandler implements StreamFactory {
     }
     const state = await this.core.sessions.load(sessionId);
     if (!state) return void replyError(res, 404, refusals.sessionNotFound(), cors, id);
-    if (JSON.stringify(state.principal ?? null) !== JSON.stringify(principal ?? null)) {
+    if (!samePrincipal(state.principal, principal)) {
       return void replyError(res, 403, refusals.forbidden('this session belongs to another principal'), cors, id);
     }
-    await this.core.sessions.touch(sessionId);
+    this.core.sessions.touch(sessionId).catch((error) => this.core.server.diagnostics.error('session touch failed', error));
     return state;
   }
 
-  private async authenticate(req: IncomingMessage): Promise<AuthDecision> {
-    if (!this.options.authenticate) return { allow: true };
+  private authenticate(req: IncomingMessage): AuthDecision | Promise<AuthDecision> {
+    if (!this.options.authenticate) return ALLOW_ANYONE;
     return this.options.authenticate({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
   }
 
@@ -249,6 +250,14 @@ export class StreamableHttpHandler implements StreamFactory {
     void this.standalone.get(sessionId)?.finish();
     this.standalone.delete(sessionId);
   }
+}
+
+const ALLOW_ANYONE: AuthDecision = Object.freeze({ allow: true });
+
+/** A session answers only the principal that opened it (compared as JSON: principals are data). */
+function samePrincipal(owner: unknown, caller: unknown): boolean {
+  if (owner === caller) return true;
+  return JSON.stringify(owner ?? null) === JSON.stringify(caller ?? null);
 }
 
 /**
