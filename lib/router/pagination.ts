@@ -13,6 +13,8 @@ export interface Page<T> {
  */
 export class Paginator {
   private readonly key: Buffer;
+  /** A list's cursor for an offset never changes: sign each one once. */
+  private readonly issued = new Map<string, string>();
 
   constructor(readonly pageSize = 100, key?: string | Buffer) {
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
@@ -27,8 +29,15 @@ export class Paginator {
   }
 
   encode(list: string, offset: number): string {
-    const body = Buffer.from(`${list}:${offset}`).toString('base64url');
-    return `${body}.${this.sign(body)}`;
+    const plain = `${list}:${offset}`;
+    let cursor = this.issued.get(plain);
+    if (cursor === undefined) {
+      const body = Buffer.from(plain).toString('base64url');
+      cursor = `${body}.${this.sign(body)}`;
+      if (this.issued.size >= 10_000) this.issued.clear();
+      this.issued.set(plain, cursor);
+    }
+    return cursor;
   }
 
   private decode(list: string, cursor: unknown): number {

@@ -37,7 +37,7 @@ export async function validateArguments<T>(cls: Constructor<T>, input: unknown, 
   }
   try {
     const schema = compileClassSchema(cls);
-    let plain = pickDeclared(args, schema, schema) as Record<string, unknown>;
+    let plain = (pickFlat(args as Record<string, unknown>, schema) ?? pickDeclared(args, schema, schema)) as Record<string, unknown>;
     if (options.coerce) plain = coerceScalars(plain, schema);
     const direct = directValidator(cls as Constructor, schema)?.(plain);
     if (direct) return { ok: true, value: direct as T };
@@ -52,6 +52,23 @@ export async function validateArguments<T>(cls: Constructor<T>, input: unknown, 
     // Only a user transformer or validator can get here; report it rather than fail the caller.
     return { ok: false, issues: [`arguments: could not be validated (${error instanceof Error ? error.message : String(error)})`] };
   }
+}
+
+const flatKeys = new WeakMap<JsonSchema, readonly string[] | null>();
+
+/** For a flat schema (no nested objects), the declared keys copied in one pass; else `undefined`. */
+function pickFlat(value: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> | undefined {
+  let keys = flatKeys.get(schema);
+  if (keys === undefined) {
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    const flat = Object.values(properties).every((p) => !p.$ref && !p.properties && !(p.items && ((p.items as JsonSchema).$ref || (p.items as JsonSchema).properties)));
+    keys = flat ? Object.keys(properties) : null;
+    flatKeys.set(schema, keys);
+  }
+  if (keys === null) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (Object.hasOwn(value, key)) out[key] = value[key];
+  return out;
 }
 
 /** A copy of `value` keeping only what `schema` declares; `$ref`s resolve against `root`. */

@@ -49,8 +49,7 @@ export function readValidationRules(cls: Function): Map<string, ValidationRule[]
   for (let c: unknown = cls, i = 0; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
     depth.set(c as Function, i++);
   }
-  const metadatas = getMetadataStorage()
-    .getTargetValidationMetadatas(cls, '', true, false)
+  const metadatas = targetMetadatas(cls)
     .filter((m) => typeof m.target === 'function')
     .map((m, index) => ({ m, index, depth: depth.get(m.target as Function) ?? 0 }))
     // Deepest ancestor first; the sort is stable, so declaration order survives within a class.
@@ -127,7 +126,7 @@ export function compilePropertyChecks(cls: Function, properties: readonly string
   }
   const storage = getMetadataStorage();
   const byProperty = new Map<string, ValidationMetadata[]>();
-  for (const m of storage.getTargetValidationMetadatas(cls, '', true, false)) {
+  for (const m of targetMetadatas(cls)) {
     if (m.groups?.length || !DIRECT_TYPES.has(m.type)) return undefined;
     if (m.type !== 'conditionalValidation' && storage.getTargetValidatorConstraints(m.constraintCls).length === 0) return undefined;
     byProperty.set(m.propertyName, [...(byProperty.get(m.propertyName) ?? []), m]);
@@ -164,4 +163,25 @@ function propertyCheck(property: string, metadatas: readonly ValidationMetadata[
     }
     return true;
   };
+}
+
+type ByTarget = Map<Function, ValidationMetadata[]>;
+
+/**
+ * What class-validator's `getTargetValidationMetadatas(cls, '', true, false)` returns (the class's
+ * own rules, then its ancestors' rules for properties and rule types it does not redeclare),
+ * read per class along the prototype chain. The library's own method compares the class with
+ * every class that has rules, which makes scanning 10,000 argument classes quadratic.
+ */
+function targetMetadatas(cls: Function): ValidationMetadata[] {
+  const storage = getMetadataStorage();
+  const byTarget = (storage as unknown as { validationMetadatas?: unknown }).validationMetadatas;
+  if (!(byTarget instanceof Map)) return storage.getTargetValidationMetadatas(cls, '', true, false);
+  const own = ((byTarget as ByTarget).get(cls) ?? []).filter((m) => m.target === cls);
+  const inherited: ValidationMetadata[] = [];
+  for (let c: unknown = Object.getPrototypeOf(cls); typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    inherited.push(...((byTarget as ByTarget).get(c as Function) ?? []).filter((m) => m.target === c));
+  }
+  const overridden = new Set(own.map((m) => `${m.propertyName}\u0000${m.type}`));
+  return [...own, ...inherited.filter((m) => !overridden.has(`${m.propertyName}\u0000${m.type}`))];
 }

@@ -79,11 +79,12 @@ export class StdioTransport implements MessageTransport {
 
   private flushLine(): void {
     const wasSkipping = this.skipping;
-    const text = Buffer.concat(this.buffered).toString('utf8').trim();
+    const line = this.buffered.length === 1 ? this.buffered[0] : Buffer.concat(this.buffered);
     this.buffered = [];
     this.bufferedBytes = 0;
     this.skipping = false;
-    if (wasSkipping || text.length === 0) return;
+    if (wasSkipping || isBlank(line)) return;
+    const text = line.toString('utf8');
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -102,4 +103,9 @@ export class StdioTransport implements MessageTransport {
     this.onerror?.(error);
     void this.close();
   };
+}
+
+/** An empty line, or one holding only the carriage return of a CRLF ending. */
+function isBlank(line: Buffer): boolean {
+  return line.length === 0 || (line.length === 1 && line[0] === 0x0d);
 }

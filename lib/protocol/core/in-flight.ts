@@ -1,33 +1,37 @@
 import { Cancellation } from '../../context/cancellation';
 import type { RequestId } from '../jsonrpc';
 
-/** Requests being handled, by session and id, so `notifications/cancelled` can abort them. */
+/**
+ * Requests being handled, by session and id, so `notifications/cancelled` can abort them. Ids
+ * are map keys as they are: `1` and `"1"` stay distinct, and no key string is built per request.
+ */
 export class InFlight {
-  private readonly running = new Map<string, Cancellation>();
+  private readonly sessions = new Map<string, Map<RequestId, Cancellation>>();
 
   start(sessionId: string, id: RequestId): Cancellation {
-    const controller = new Cancellation();
-    this.running.set(keyOf(sessionId, id), controller);
-    return controller;
+    let running = this.sessions.get(sessionId);
+    if (!running) this.sessions.set(sessionId, (running = new Map()));
+    const cancellation = new Cancellation();
+    running.set(id, cancellation);
+    return cancellation;
   }
 
   finish(sessionId: string, id: RequestId): void {
-    this.running.delete(keyOf(sessionId, id));
+    const running = this.sessions.get(sessionId);
+    if (!running) return;
+    running.delete(id);
+    if (running.size === 0) this.sessions.delete(sessionId);
   }
 
   cancel(sessionId: string, id: unknown, reason?: unknown): boolean {
     if (typeof id !== 'string' && typeof id !== 'number') return false;
-    const controller = this.running.get(keyOf(sessionId, id));
-    controller?.cancel(reason ?? 'cancelled by the client');
-    return controller !== undefined;
+    const cancellation = this.sessions.get(sessionId)?.get(id);
+    cancellation?.cancel(reason ?? 'cancelled by the client');
+    return cancellation !== undefined;
   }
 
   cancelSession(sessionId: string): void {
-    const prefix = `${sessionId}\u0000`;
-    for (const [key, controller] of this.running) if (key.startsWith(prefix)) controller.cancel('session ended');
+    for (const cancellation of this.sessions.get(sessionId)?.values() ?? []) cancellation.cancel('session ended');
+    this.sessions.delete(sessionId);
   }
-}
-
-function keyOf(sessionId: string, id: RequestId): string {
-  return `${sessionId}\u0000${typeof id}:${id}`;
 }

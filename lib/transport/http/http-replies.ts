@@ -10,6 +10,17 @@ export const HttpError = Object.freeze({
   SessionNotFound: -32001,
 });
 
+/**
+ * Writes a JSON body with its headers as one flat list: the hot path of every plain answer, so no
+ * header object is built per response.
+ */
+export function writeJson(res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: string): void {
+  const flat: string[] = ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))];
+  for (const name in headers) flat.push(name, headers[name]);
+  res.writeHead(status, flat);
+  res.end(body);
+}
+
 export function replyError(
   res: ServerResponse,
   status: number,
@@ -21,9 +32,7 @@ export function replyError(
     res.end();
     return;
   }
-  const body = JSON.stringify(failure(id, error));
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  writeJson(res, status, headers, JSON.stringify(failure(id, error)));
 }
 
 export function replyStatus(res: ServerResponse, status: number, headers: Readonly<Record<string, string>> = {}): void {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Exchange } from '../../protocol/core/exchange';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/jsonrpc';
+import { writeJson } from './http-replies';
 import { SSE_HEADERS, SseStream } from './sse-stream';
 
 /** What a POST exchange needs from the handler: how to open a stream and the headers to send. */
@@ -39,9 +40,7 @@ export class PostExchange implements Exchange {
       return;
     }
     if (this.res.destroyed) return;
-    const body = JSON.stringify(response);
-    this.res.writeHead(200, { ...this.streams.responseHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    this.res.end(body);
+    writeJson(this.res, 200, this.streams.responseHeaders, JSON.stringify(response));
   }
 
   /** Ends the exchange without a response (a cancelled request). */

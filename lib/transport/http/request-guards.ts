@@ -23,7 +23,9 @@ function matches(value: string, allowed: readonly string[]): boolean {
 /** DNS-rebinding protection: the Host header must name this server. */
 export function hostAllowed(req: IncomingMessage, allowed: readonly string[] = LOOPBACK_HOSTS): boolean {
   const host = req.headers.host;
-  return host !== undefined && matches(host, allowed);
+  if (host === undefined) return false;
+  const key = allowed === LOOPBACK_HOSTS ? host : `${host}\u0000${allowed.join(',')}`;
+  return remember(hostVerdicts, key, () => matches(host, allowed));
 }
 
 /** A browser's Origin, when there is one, must be allowed; requests without one are not from a page. */
@@ -45,22 +47,29 @@ export function accepts(req: IncomingMessage, type: string): boolean {
   return mediaTypesOf(accept).has(type) || mediaTypesOf(accept).has('*/*') || mediaTypesOf(accept).has(`${type.split('/')[0]}/*`);
 }
 
-// Clients send the same Accept header on every request: parse each distinct one once.
 const parsedAccept = new Map<string, ReadonlySet<string>>();
 
 function mediaTypesOf(accept: string): ReadonlySet<string> {
-  let types = parsedAccept.get(accept);
-  if (!types) {
-    types = new Set(accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase()));
-    if (parsedAccept.size >= 64) parsedAccept.clear();
-    parsedAccept.set(accept, types);
-  }
-  return types;
+  return remember(parsedAccept, accept, () => new Set(accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase())));
 }
 
 export function isJsonContent(req: IncomingMessage): boolean {
   const type = req.headers['content-type'];
-  return typeof type === 'string' && type.split(';')[0].trim().toLowerCase() === 'application/json';
+  return typeof type === 'string' && remember(jsonTypes, type, () => type.split(';')[0].trim().toLowerCase() === 'application/json');
+}
+
+// Clients send the same few header values on every request: decide each distinct one once.
+const hostVerdicts = new Map<string, boolean>();
+const jsonTypes = new Map<string, boolean>();
+
+function remember<T>(cache: Map<string, T>, key: string, decide: () => T): T {
+  let verdict = cache.get(key);
+  if (verdict === undefined) {
+    verdict = decide();
+    if (cache.size >= 64) cache.clear();
+    cache.set(key, verdict);
+  }
+  return verdict;
 }
 
 /** A header's single value (the first, when repeated). */

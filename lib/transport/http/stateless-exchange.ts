@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { Cancellation } from '../../context/cancellation';
 import type { Exchange } from '../../protocol/core/exchange';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/jsonrpc';
+import { writeJson } from './http-replies';
 import { SSE_HEADERS } from './sse-stream';
 
 /**
@@ -49,8 +50,6 @@ export class StatelessExchange implements Exchange {
       this.res.end();
       return;
     }
-    const body = JSON.stringify(response);
-    this.res.writeHead(status, { ...this.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    this.res.end(body);
+    writeJson(this.res, status, this.headers, JSON.stringify(response));
   }
 }
