@@ -21,7 +21,7 @@ export const FULL: Plan = {
   name: 'full',
   connections: 50,
   throughput: { rounds: 5, seconds: 5, warmupSeconds: 3 },
-  scale: { rounds: 3, seconds: 1.5, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
+  scale: { rounds: 5, seconds: 1, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
   memory: { rounds: 3, sessions: [1_000, 10_000] },
   startup: { rounds: 5, tools: 1_000 },
   stdio: { rounds: 5, seconds: 2, warmupSeconds: 1 },

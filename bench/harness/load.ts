@@ -23,7 +23,7 @@ export interface LoadSample {
 
 /**
  * Drives one prepared call with autocannon on keep-alive connections, each with one request in
- * flight, for a bounded time. Every request gets a fresh JSON-RPC id.
+ * flight, for a bounded time or number of requests. Every request gets a fresh JSON-RPC id.
  */
 export async function drive(prepared: Prepared, options: LoadOptions): Promise<LoadSample> {
   let nextId = 1;

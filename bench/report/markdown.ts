@@ -131,8 +131,9 @@ function stdioTable({ stdio = {} }: BenchResults): string[] {
   const bare = stdio['bare-stdio'];
   const sdk = stdio['sdk-stdio'];
   const rtps = (m: Measured<{ rtps: number }> | undefined) => (isMeasured(m) ? m.rtps : undefined);
+  const shared = Object.values(stdio).some((m) => isMeasured(m) && m.sharedCore);
   return [
-    '## stdio round trips (one request at a time over pipes)',
+    `## stdio round trips (one request at a time over pipes${shared ? '; the bench and the server share one CPU' : ''})`,
     '',
     '| Contender | Round trips/s | vs bare | vs SDK |',
     '| --- | ---: | ---: | ---: |',

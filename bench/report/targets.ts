@@ -47,10 +47,10 @@ function memoryTarget(memory: NonNullable<BenchResults['memory']>): Target {
   const most = isMeasured(phantom) ? phantom.bySessions[phantom.bySessions.length - 1] : undefined;
   const sdkMost = isMeasured(sdk) ? sdk.bySessions[sdk.bySessions.length - 1] : undefined;
   return target(
-    `heap per idle session with ${most ? count(most.sessions) : 'many'} sessions, session era: at most 4 KB (ratio to 4 KB)`,
+    `heap per idle session with ${most ? count(most.sessions) : 'many'} sessions, session era: at most 4 KB`,
     ratio(most?.heapPerSession, SESSION_HEAP_BUDGET),
     '<= 1',
-    unavailableDetail(phantom, 'phantom-session') ?? `${bytes(most?.heapPerSession)} per session (SDK stateful: ${bytes(sdkMost?.heapPerSession)})`,
+    unavailableDetail(phantom, 'phantom-session') ?? `${bytes(most?.heapPerSession)} per session, ratio to 4 KB (SDK stateful: ${bytes(sdkMost?.heapPerSession)})`,
   );
 }
 
@@ -68,7 +68,7 @@ function scaleTargets(scale: NonNullable<BenchResults['scale']>): Target[] {
     const small = bySize?.[smallest]?.rps;
     const large = bySize?.[largest]?.rps;
     return target(`${what}, ${label}: at most 1.5× the cost with ${smallest}`, ratio(small, large), '<= 1.5',
-      unavailableDetail(measured, id) ?? `${rate(large)}/s vs ${rate(small)}/s (cost = rate with ${smallest} / rate with ${count(largest)})`);
+      unavailableDetail(measured, id) ?? `${rate(large)}/s with ${count(largest)}, ${rate(small)}/s with ${smallest}`);
   }));
 }
 

@@ -9,7 +9,7 @@ import type { SuiteContext } from './suite-context';
 
 /**
  * Connections in this suite. At 50, the slowest contender (the SDK rebuilding 10,000 tools for
- * every request, about half a second each) needs some 25 s to answer one request per connection;
+ * every request, 0.2 to 0.5 s per answer) needs 10 to 25 s to answer one request per connection;
  * 10 keeps every round of every contender to a few seconds. All contenders get the same.
  */
 export const SCALE_CONNECTIONS = 10;
