@@ -235,6 +235,14 @@ describe('stateless era (2026-07-28) over HTTP', () => {
     });
   });
 
+  describe('the session-era endpoints', () => {
+    it('answers a stateless GET with 405: listen replaces the standalone stream', async () => {
+      const reply = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
+      expect(reply.status).to.equal(405);
+      expect(((await reply.json()) as { error: { message: string } }).error.message).to.match(/subscriptions\/listen/);
+    });
+  });
+
   describe('cancellation', () => {
     it('cancels the handler when the client closes the response stream', async () => {
       const before = observed.cancelled;

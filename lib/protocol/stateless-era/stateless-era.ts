@@ -92,7 +92,8 @@ export class StatelessEra {
     try {
       answers = this.answersOf(message, facts.principal);
     } catch (error) {
-      return refuse(message, 400, (error as ProtocolError).toJSON());
+      const invalid = error instanceof ProtocolError ? error : ProtocolError.invalidParams('Invalid inputResponses or requestState');
+      return refuse(message, 400, invalid.toJSON());
     }
     const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), (uri) => this.server.protocol.resourceUpdated(uri));
     const ctx = new Context({

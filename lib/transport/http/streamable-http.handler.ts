@@ -165,6 +165,9 @@ export class StreamableHttpHandler implements StreamFactory {
 
   private async get(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
     if (this.options.enableGetStream === false) return replyError(res, 405, refusals.methodNotAllowed('GET (no standalone stream on this server)'), { ...cors, allow: 'POST, DELETE, OPTIONS' });
+    if (header(req, SESSION_HEADER) === undefined && isStatelessVersion(header(req, VERSION_HEADER))) {
+      return replyError(res, 405, refusals.methodNotAllowed('GET (protocol 2026-07-28 has no standalone stream; use subscriptions/listen)'), { ...cors, allow: 'POST, OPTIONS' });
+    }
     if (!accepts(req, 'text/event-stream')) return replyError(res, 406, refusals.notAcceptable('the client must accept text/event-stream'), cors);
     const state = await this.session(req, res, principal, cors, null);
     if (!state) return;
@@ -268,6 +271,10 @@ function isStatelessTraffic(incoming: Classified, versionHeader: string | undefi
   if (incoming.kind === 'request' || incoming.kind === 'notification') {
     if (carriesRequestMeta(incoming.message.params)) return true;
   }
+  return isStatelessVersion(versionHeader);
+}
+
+function isStatelessVersion(versionHeader: string | undefined): boolean {
   return versionHeader !== undefined && !isSessionEraVersion(versionHeader.trim());
 }
 
