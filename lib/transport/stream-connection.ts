@@ -76,7 +76,9 @@ export class StreamConnection {
       const { state, response } = await this.core.initialize(message, this.principal);
       if (state) {
         this.state = state;
-        this.detach = this.core.attachStandalone(state.id, (m) => this.send(m));
+        const detach = this.core.attachStandalone(state.id, (m) => this.send(m));
+        const release = this.core.keepAlive(state.id);
+        this.detach = () => { detach(); release(); };
       }
       return this.send(response);
     }

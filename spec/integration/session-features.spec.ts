@@ -240,6 +240,22 @@ describe('session era, with the official SDK client (in-memory)', () => {
     });
   });
 
+  describe('a long-lived pipe', () => {
+    it('keeps its session, and its subscriptions, past the idle timeout', async () => {
+      const server = everythingServer({ sessionIdleMs: 60 });
+      const client = await connectInMemory(server);
+      const updates: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { updates.push(n.params.uri); });
+      await client.subscribeResource({ uri: 'test://watched' });
+      await new Promise((r) => setTimeout(r, 250));
+      await server.resourceUpdated('test://watched');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(updates).to.deep.equal(['test://watched']);
+      await client.close();
+      await server.close();
+    });
+  });
+
   describe('visibility', () => {
     it('hides what the application says the caller may not see', async () => {
       const server = everythingServer({ visible: (item) => !(item.kind === 'tool' && item.name === 'echo') });

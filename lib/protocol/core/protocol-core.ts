@@ -62,11 +62,13 @@ export class ProtocolCore implements ChannelHost {
   readonly stateless: StatelessEra;
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
+  private readonly idleMs: number;
   private readonly unsubscribe: () => void;
 
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
+    this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
     this.stateless = new StatelessEra(server, this.listeners, {
       ...options.stateless,
       cache: { ...DEFAULT_CACHE, listsArePrivate: server.filtersByPrincipal, ...options.stateless?.cache },
@@ -151,6 +153,18 @@ export class ProtocolCore implements ChannelHost {
 
   hasStandalone(sessionId: string): boolean {
     return this.standalone.has(sessionId);
+  }
+
+  /**
+   * Keeps a session alive while its connection is (a stdio pipe may sit idle for hours): touches
+   * it well within the idle timeout until the returned function is called.
+   */
+  keepAlive(sessionId: string): () => void {
+    const timer = setInterval(() => {
+      this.sessions.touch(sessionId).catch((error) => this.server.diagnostics.error('session keep-alive failed', error));
+    }, Math.max(50, Math.floor(this.idleMs / 3)));
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /** Ends a session: its requests are aborted, its waiters fail, and it is forgotten. */

@@ -54,7 +54,10 @@ export class InMemorySessionStore implements SessionStore {
 
   async subscribers(uri: string): Promise<string[]> {
     const ids: string[] = [];
-    for (const state of this.sessions.values()) if (state.subscriptions.includes(uri)) ids.push(state.id);
+    const now = Date.now();
+    for (const state of this.sessions.values()) {
+      if (state.subscriptions.includes(uri) && now - state.lastActiveAt <= this.idleMs) ids.push(state.id);
+    }
     return ids;
   }
 
