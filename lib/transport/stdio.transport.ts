@@ -24,6 +24,7 @@ export class StdioTransport implements MessageTransport {
   private bufferedBytes = 0;
   private skipping = false;
   private closed = false;
+  private closeNotified = false;
 
   constructor(options: StdioOptions = {}) {
     this.input = options.input ?? process.stdin;
@@ -47,10 +48,16 @@ export class StdioTransport implements MessageTransport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopReading();
+  }
+
+  private stopReading(): void {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('error', this.onInputError);
     this.input.pause();
+    if (this.closeNotified) return;
+    this.closeNotified = true;
     this.onclose?.();
   }
 
@@ -95,8 +102,9 @@ export class StdioTransport implements MessageTransport {
     this.onmessage?.(value);
   }
 
+  /** End of input: nothing more will arrive, but answers to what did may still go out. */
   private readonly onEnd = (): void => {
-    void this.close();
+    this.stopReading();
   };
 
   private readonly onInputError = (error: Error): void => {

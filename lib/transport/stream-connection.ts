@@ -3,6 +3,7 @@ import type { Exchange } from '../protocol/core/exchange';
 import type { ProtocolCore } from '../protocol/core/protocol-core';
 import { ErrorCode } from '../protocol/error-codes';
 import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc';
+import { toErrorObject } from '../protocol/error-mapper';
 import { Method, Notification } from '../protocol/methods';
 import { carriesRequestMeta } from '../protocol/stateless-era/request-meta';
 import { StatelessMethod } from '../protocol/stateless-era/stateless-era';
@@ -93,7 +94,7 @@ export class StreamConnection {
     }
     const run = this.core.request(this.state, message, this.exchange)
       .then((response) => { if (response) this.send(response); })
-      .catch((error) => this.core.server.diagnostics.error(`${message.method} failed`, error))
+      .catch((error) => this.failed(message, error))
       .finally(() => this.running.delete(run));
     this.running.add(run);
   }
@@ -106,9 +107,14 @@ export class StreamConnection {
     if (message.method === StatelessMethod.Listen) this.listens.add(key);
     const run = this.core.stateless.request(message, { principal: this.principal, cancellation: controller, exchange: this.exchange })
       .then((outcome) => { if (outcome.response && !controller.aborted) this.send(outcome.response); })
-      .catch((error) => this.core.server.diagnostics.error(`${message.method} failed`, error))
+      .catch((error) => this.failed(message, error))
       .finally(() => { this.running.delete(run); this.statelessRuns.delete(key); this.listens.delete(key); });
     this.running.add(run);
+  }
+
+  /** A request whose handling threw still gets an answer: the client must not wait forever. */
+  private failed(message: JsonRpcRequest, error: unknown): void {
+    this.send(failure(message.id, toErrorObject(error, message.method, this.core.server.diagnostics)));
   }
 
   private send(message: JsonRpcMessage): void {
@@ -131,6 +137,7 @@ export class StreamConnection {
     for (const controller of this.statelessRuns.values()) controller.cancel('the pipe closed');
     this.detach?.();
     if (this.state) await this.core.endSession(this.state.id);
+    await this.transport.close();
     this.resolveClosed();
   }
 }
