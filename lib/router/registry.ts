@@ -50,6 +50,7 @@ export class Registry {
   private readonly listeners = new Set<ListChangeListener>();
   private cache: Partial<{ tools: WireTool[]; prompts: WirePrompt[]; resources: WireResource[]; templates: WireResourceTemplate[] }> = {};
   private hints: Partial<Record<HintedList, CacheHint | null>> = {};
+  private listers?: boolean;
 
   /** Adds definitions; a name or URI already served is a `DefinitionError` and nothing is added. */
   add(definitions: Definitions): void {
@@ -133,6 +134,11 @@ export class Registry {
     return [...this.fixed.values(), ...this.templates.values()];
   }
 
+  /** Whether any template lists its concrete resources (then `resources/list` depends on the caller). */
+  get hasListers(): boolean {
+    return (this.listers ??= [...this.templates.values()].some((template) => template.lister !== undefined));
+  }
+
   templateDefinitions(): IterableIterator<TemplateResourceDefinition> {
     return this.templates.values();
   }
@@ -165,6 +171,7 @@ export class Registry {
       delete this.cache[list];
       delete this.hints[list];
     }
+    if (kind === 'resources') this.listers = undefined;
     for (const listener of this.listeners) listener(kind);
     return true;
   }

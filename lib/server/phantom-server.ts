@@ -6,7 +6,7 @@ import type { Implementation } from '../protocol/wire.types';
 import { Paginator } from '../router/pagination';
 import { Registry, type ListChangeListener } from '../router/registry';
 import { Router, type Outcome } from '../router/router';
-import { EVERYTHING_VISIBLE } from '../router/visibility';
+import { EVERYTHING_VISIBLE, type VisibleItem } from '../router/visibility';
 import { scan } from '../scanner/scanner';
 import { ProtocolCore } from '../protocol/core/protocol-core';
 import type { MessageTransport } from '../transport/message-transport';
@@ -89,6 +89,11 @@ export class PhantomServer {
       requestTimeoutMs: this.options.requestTimeoutMs,
       stateless: { stateKey: this.options.stateKey, stateTtlMs: this.options.stateTtlMs, cache: this.options.cacheDefaults },
     }));
+  }
+
+  /** Whether `principal` may see and use `item` (the `visible` rule; everything without one). */
+  canSee(item: VisibleItem, principal: unknown): boolean {
+    return this.options.visible?.(item, principal) ?? true;
   }
 
   /** True when what a caller sees depends on who it is (a `visible` rule is set). */

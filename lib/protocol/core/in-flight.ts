@@ -30,6 +30,11 @@ export class InFlight {
     return cancellation !== undefined;
   }
 
+  /** Whether the session has a request running. */
+  busy(sessionId: string): boolean {
+    return this.sessions.has(sessionId);
+  }
+
   cancelSession(sessionId: string): void {
     for (const cancellation of this.sessions.get(sessionId)?.values() ?? []) cancellation.cancel('session ended');
     this.sessions.delete(sessionId);

@@ -32,6 +32,8 @@ export interface ProtocolOptions {
   readonly stateless?: Omit<StatelessOptions, 'cache'> & { readonly cache?: Partial<CacheDefaults> };
 }
 
+const MAX_TRACKED_URL_ELICITATIONS = 10_000;
+
 const DEFAULT_CACHE: CacheDefaults = Object.freeze({
   lists: Object.freeze({ ttlMs: 60_000, scope: 'public' as const }),
   reads: Object.freeze({ ttlMs: 0, scope: 'private' as const }),
@@ -66,7 +68,7 @@ export class ProtocolCore implements ChannelHost {
   private readonly unsubscribe: () => void;
 
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
-    this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id));
+    this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
     this.stateless = new StatelessEra(server, this.listeners, {
@@ -125,6 +127,8 @@ export class ProtocolCore implements ChannelHost {
       return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
     } finally {
       this.inFlight.finish(state.id, message.id);
+      // The idle clock starts when the last request ends, not when it began.
+      this.sessions.touch(state.id).catch((error) => this.server.diagnostics.error('session touch failed', error));
     }
   }
 
@@ -200,6 +204,10 @@ export class ProtocolCore implements ChannelHost {
   }
 
   trackUrlElicitation(elicitationId: string, sessionId: string, exchange: Exchange): void {
+    // URL flows the user never finishes must not pile up: the oldest are forgotten first.
+    if (this.urlElicitations.size >= MAX_TRACKED_URL_ELICITATIONS) {
+      this.urlElicitations.delete(this.urlElicitations.keys().next().value as string);
+    }
     this.urlElicitations.set(elicitationId, { sessionId, exchange });
   }
 

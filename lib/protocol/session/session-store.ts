@@ -24,7 +24,12 @@ export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionState>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly idleMs = 30 * 60 * 1000, private readonly onExpire: (id: string) => void = () => {}) {
+  constructor(
+    private readonly idleMs = 30 * 60 * 1000,
+    private readonly onExpire: (id: string) => void = () => {},
+    /** A busy session (a request still running) never expires, however long the request takes. */
+    private readonly isBusy: (id: string) => boolean = () => false,
+  ) {
     this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs, 60_000)));
     this.sweeper.unref();
   }
@@ -32,7 +37,7 @@ export class InMemorySessionStore implements SessionStore {
   async load(id: string): Promise<SessionState | undefined> {
     const state = this.sessions.get(id);
     if (!state) return undefined;
-    if (Date.now() - state.lastActiveAt > this.idleMs) {
+    if (this.idle(state, Date.now())) {
       this.expire(id);
       return undefined;
     }
@@ -56,7 +61,7 @@ export class InMemorySessionStore implements SessionStore {
     const ids: string[] = [];
     const now = Date.now();
     for (const state of this.sessions.values()) {
-      if (state.subscriptions.includes(uri) && now - state.lastActiveAt <= this.idleMs) ids.push(state.id);
+      if (state.subscriptions.includes(uri) && !this.idle(state, now)) ids.push(state.id);
     }
     return ids;
   }
@@ -71,7 +76,11 @@ export class InMemorySessionStore implements SessionStore {
 
   private sweep(): void {
     const now = Date.now();
-    for (const [id, state] of this.sessions) if (now - state.lastActiveAt > this.idleMs) this.expire(id);
+    for (const [id, state] of this.sessions) if (this.idle(state, now)) this.expire(id);
+  }
+
+  private idle(state: SessionState, now: number): boolean {
+    return now - state.lastActiveAt > this.idleMs && !this.isBusy(state.id);
   }
 
   private expire(id: string): void {

@@ -54,7 +54,9 @@ export class ResultDecorator {
     const list = LIST_OF[method];
     if (list) {
       const hint = merge(this.defaults.lists, this.registry.listCacheHint(list));
-      return this.defaults.listsArePrivate ? { ...hint, scope: 'private' } : hint;
+      // Listers run per request with the caller's context: what they name may be the caller's own.
+      const perCaller = this.defaults.listsArePrivate || (list === 'resources' && this.registry.hasListers);
+      return perCaller ? { ...hint, scope: 'private' } : hint;
     }
     if (method === Method.ResourcesRead && typeof params?.uri === 'string') {
       return merge(this.defaults.reads, this.registry.resolveResource(params.uri)?.definition.cache);

@@ -92,8 +92,7 @@ export class StatelessEra {
     try {
       answers = this.answersOf(message, facts.principal);
     } catch (error) {
-      const invalid = error instanceof ProtocolError ? error : ProtocolError.invalidParams('Invalid inputResponses or requestState');
-      return refuse(message, 400, invalid.toJSON());
+      return refuse(message, 400, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
     const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), (uri) => this.server.protocol.resourceUpdated(uri));
     const ctx = new Context({
@@ -108,11 +107,16 @@ export class StatelessEra {
     const outcome = await this.server.router.handle(message.method, params, ctx);
     if (facts.cancellation.aborted) return { status: 200 };
     if (channel.inputRequests.size > 0) {
-      const binding = { method: message.method, params, principal: facts.principal };
+      let requestState: string;
+      try {
+        requestState = this.states.seal({ method: message.method, params, principal: facts.principal }, channel.used);
+      } catch (error) {
+        return refuse(message, 400, asInvalidParams(error, 'The request cannot be continued').toJSON());
+      }
       return { status: 200, response: success(message.id, {
         resultType: 'input_required',
         inputRequests: Object.fromEntries([...channel.inputRequests].map(([key, input]) => [key, { method: input.method, params: input.params }])),
-        requestState: this.states.seal(binding, channel.used),
+        requestState,
         _meta: this.results.meta(),
       }) };
     }
@@ -154,7 +158,7 @@ export class StatelessEra {
     if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
       return refuse(message, 400, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
     }
-    const filter = agreedFilter(asked as JsonObject);
+    const filter = agreedFilter(asked as JsonObject, this.server.registry.counts);
     const tag = { [MetaKey.subscriptionId]: message.id };
     const deliver = (method: string, params: JsonObject) => {
       if (facts.exchange.open) facts.exchange.send(notification(method, { ...params, _meta: tag }));
@@ -169,12 +173,23 @@ export class StatelessEra {
   }
 }
 
-/** The subset of a requested filter this server honours: every type it knows, nothing else. */
-function agreedFilter(asked: JsonObject): ListenFilter {
+/** Which filter flag needs which kind of thing registered. */
+const FLAG_NEEDS = Object.freeze({ toolsListChanged: 'tools', promptsListChanged: 'prompts', resourcesListChanged: 'resources' } as const);
+
+/** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest). */
+function agreedFilter(asked: JsonObject, counts: { tools: number; prompts: number; resources: number }): ListenFilter {
   const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
-  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) if (asked[flag] === true) filter[flag] = true;
-  if (Array.isArray(asked.resourceSubscriptions)) filter.resourceSubscriptions = asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
+  for (const [flag, kind] of Object.entries(FLAG_NEEDS) as [keyof typeof FLAG_NEEDS, keyof typeof counts][]) {
+    if (asked[flag] === true && counts[kind] > 0) filter[flag] = true;
+  }
+  if (Array.isArray(asked.resourceSubscriptions) && counts.resources > 0) {
+    filter.resourceSubscriptions = asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
+  }
   return filter;
+}
+
+function asInvalidParams(error: unknown, fallback: string): ProtocolError {
+  return error instanceof ProtocolError ? error : ProtocolError.invalidParams(fallback);
 }
 
 /** The one place where an error changes between eras: resource not found is -32602 here. */

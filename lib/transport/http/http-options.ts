@@ -10,7 +10,9 @@ export interface AuthRequest {
 
 /**
  * The hook's verdict: let the request in (with a principal the handler sees as `ctx.principal`),
- * or refuse it with 401 (and a `WWW-Authenticate` challenge) or 403.
+ * or refuse it with 401 (and a `WWW-Authenticate` challenge) or 403. The principal must be plain
+ * data (JSON values: e.g. `{ sub: 'user-42', roles: ['admin'] }`): sessions and `requestState`s
+ * are bound to it by value. Anything else is refused with 500.
  */
 export type AuthDecision =
   | { readonly allow: true; readonly principal?: unknown }

@@ -43,13 +43,16 @@ export class PostExchange implements Exchange {
     writeJson(this.res, 200, this.streams.responseHeaders, JSON.stringify(response));
   }
 
-  /** Ends the exchange without a response (a cancelled request). */
+  /**
+   * Ends the exchange without a response (a cancelled request): the spec lets a POST carrying a
+   * request be answered only with JSON or an event stream, so it is an event stream that ends.
+   */
   abandon(): void {
     if (this.responded) return;
     this.responded = true;
     if (this.stream) void this.stream.finish();
     else if (!this.res.destroyed) {
-      this.res.writeHead(204, this.streams.responseHeaders);
+      this.res.writeHead(200, { ...this.streams.responseHeaders, ...SSE_HEADERS });
       this.res.end();
     }
   }

@@ -7,6 +7,7 @@ import { StatelessExchange } from './stateless-exchange';
 import { Method } from '../../protocol/methods';
 import type { SessionState } from '../../protocol/session/session-state';
 import { isSessionEraVersion } from '../../protocol/versions';
+import { isPlainData, samePrincipal } from '../../protocol/principal';
 import { readBody } from './body-reader';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import type { AuthDecision, HttpOptions } from './http-options';
@@ -19,6 +20,8 @@ const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
 const FINISHED_STREAM_GRACE_MS = 30_000;
+const UNDELIVERED_STREAM_TTL_MS = 5 * 60_000;
+const MAX_STREAMS_PER_SESSION = 64;
 const BASE_ALLOW_HEADERS = ['content-type', 'accept', 'authorization', SESSION_HEADER, VERSION_HEADER, 'last-event-id'];
 
 type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, headers: Record<string, string>) => Promise<void>;
@@ -65,6 +68,10 @@ export class StreamableHttpHandler implements StreamFactory {
       if (!verb) return replyError(res, 405, refusals.methodNotAllowed(req.method ?? ''), { ...cors, allow: ALLOWED_METHODS });
       const pending = this.authenticate(req);
       const decision = pending instanceof Promise ? await pending : pending;
+      if (decision.allow && decision.principal !== undefined && !isPlainData(decision.principal)) {
+        this.core.server.diagnostics.error('the authenticate hook returned a principal that is not plain data (JSON values only); refusing the request');
+        return replyError(res, 500, { code: -32603, message: 'Internal error' }, cors);
+      }
       if (!decision.allow) {
         const challenge: Record<string, string> = decision.status === 401 ? { 'www-authenticate': decision.wwwAuthenticate } : {};
         return replyError(res, decision.status, refusals.forbidden(decision.message ?? (decision.status === 401 ? 'authentication required' : 'access denied')), { ...cors, ...challenge });
@@ -85,17 +92,23 @@ export class StreamableHttpHandler implements StreamFactory {
     if (!ids) this.streamIds.set(sessionId, (ids = new Set()));
     ids.add(stream.id);
     // A stream whose last event went out on a live connection is kept replayable for a short
-    // grace (the connection may have died unnoticed), then forgotten. One that ended while the
-    // client was away stays replayable until the session ends.
+    // grace (the connection may have died unnoticed), one that ended while the client was away
+    // for longer (it should come back for its result), then each is forgotten.
     stream.onFinished = (delivered) => {
       this.live.delete(stream.id);
-      if (!delivered) return;
-      setTimeout(() => {
-        ids!.delete(stream.id);
-        void this.events.dropStream(stream.id);
-      }, FINISHED_STREAM_GRACE_MS).unref();
+      setTimeout(() => this.forgetStream(ids!, stream.id), delivered ? FINISHED_STREAM_GRACE_MS : UNDELIVERED_STREAM_TTL_MS).unref();
     };
+    // A session keeps at most this many streams replayable; the oldest go first.
+    for (const oldest of ids) {
+      if (ids.size <= MAX_STREAMS_PER_SESSION) break;
+      if (!this.live.has(oldest)) this.forgetStream(ids, oldest);
+    }
     return stream;
+  }
+
+  private forgetStream(ids: Set<string>, streamId: string): void {
+    ids.delete(streamId);
+    void this.events.dropStream(streamId);
   }
 
   private async post(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
@@ -147,7 +160,11 @@ export class StreamableHttpHandler implements StreamFactory {
       principal,
       cancellation: exchange.cancellation,
       exchange,
-      checkHeaders: (message, meta) => checkMirroredHeaders(req, message, meta, (name) => registry.tool(name)?.descriptor.inputSchema),
+      checkHeaders: (message, meta) => checkMirroredHeaders(req, message, meta, (name) => {
+        // A tool the caller may not see is treated as unknown here too: its schema says nothing.
+        const tool = registry.tool(name);
+        return tool && this.core.server.canSee({ kind: 'tool', name }, principal) ? tool.descriptor.inputSchema : undefined;
+      }),
     });
     exchange.finish(outcome.status, outcome.response);
   }
@@ -256,12 +273,6 @@ export class StreamableHttpHandler implements StreamFactory {
 }
 
 const ALLOW_ANYONE: AuthDecision = Object.freeze({ allow: true });
-
-/** A session answers only the principal that opened it (compared as JSON: principals are data). */
-function samePrincipal(owner: unknown, caller: unknown): boolean {
-  if (owner === caller) return true;
-  return JSON.stringify(owner ?? null) === JSON.stringify(caller ?? null);
-}
 
 /**
  * Era detection for HTTP: without a session id, a message that carries `_meta` with a protocol

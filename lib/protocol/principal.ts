@@ -1,0 +1,24 @@
+/**
+ * Principals (what the authentication hook attaches) are compared across requests: a session, and
+ * a `requestState`, answer only the principal they were made for. They must therefore be plain
+ * data, whose JSON form says everything about them. A Map or a class instance with private state
+ * would serialise to `{}` and make different users look alike, so it is refused (fail closed).
+ */
+export function isPlainData(value: unknown, depth = 0): boolean {
+  if (depth > 32) return false;
+  if (value === null || value === undefined) return true;
+  const type = typeof value;
+  if (type === 'string' || type === 'boolean') return true;
+  if (type === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((item) => isPlainData(item, depth + 1));
+  if (type !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(value as Record<string, unknown>).every((item) => isPlainData(item, depth + 1));
+}
+
+/** Whether two principals are the same one (both plain data; compared by their JSON form). */
+export function samePrincipal(owner: unknown, caller: unknown): boolean {
+  if (owner === caller) return true;
+  return JSON.stringify(owner ?? null) === JSON.stringify(caller ?? null);
+}
