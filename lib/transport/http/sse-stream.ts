@@ -56,9 +56,17 @@ export class SseStream {
     });
   }
 
-  /** Writes an already stored event again (a replay after `Last-Event-ID`). */
-  replay(id: string, message: JsonRpcMessage): Promise<void> {
-    return this.enqueue(async () => this.write(`id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`));
+  /**
+   * Carries the stream on `res` from just after `lastEventId`: what the client missed is read
+   * from the store and written in the stream's own queue, so nothing is sent twice or out of order.
+   */
+  resume(res: ServerResponse, lastEventId: string): Promise<void> {
+    return this.enqueue(async () => {
+      this.attach(res);
+      for (const event of await this.store.after(lastEventId)) {
+        this.write(`id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`);
+      }
+    });
   }
 
   /** Ends the stream for good once everything queued is written. */

@@ -17,9 +17,11 @@ export class StatelessExchange implements Exchange {
   readonly cancellation = new Cancellation();
 
   constructor(private readonly res: ServerResponse, private readonly headers: Readonly<Record<string, string>>) {
-    res.once('close', () => {
+    const closed = () => {
       if (!this.done) this.cancellation.cancel('the client closed the response stream');
-    });
+    };
+    if (res.destroyed) closed();
+    else res.once('close', closed);
   }
 
   get open(): boolean {

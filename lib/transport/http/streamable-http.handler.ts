@@ -210,14 +210,9 @@ export class StreamableHttpHandler implements StreamFactory {
     res.writeHead(200, headers);
     res.flushHeaders();
     const stream = this.live.get(streamId) ?? (this.standalone.get(state.id)?.id === streamId ? this.standalone.get(state.id) : undefined);
-    const missed = await this.events.after(lastEventId);
-    if (!stream || stream.finished) {
-      for (const event of missed) res.write(`id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`);
-      res.end();
-      return;
-    }
-    stream.attach(res);
-    for (const event of missed) void stream.replay(event.id, event.message);
+    if (stream && !stream.finished) return stream.resume(res, lastEventId);
+    for (const event of await this.events.after(lastEventId)) res.write(`id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`);
+    res.end();
   }
 
   private async delete(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
