@@ -39,3 +39,6 @@ export { InMemorySessionStore, type SessionStore } from './protocol/session/sess
 export type { SessionState } from './protocol/session/session-state';
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
+export type { CacheHint } from './decorators/cache-hint';
+export { registerSchemaConverter, type SchemaConverter, type ValidationRule, type JsonSchema } from './schema';
+export type { FormElicitation, UrlElicitation, FormProperty, RequestedSchema } from './schema';
