@@ -6,16 +6,7 @@ import { Field } from '../../lib/decorators/field.decorator';
 import { METADATA_KEYS } from '../../lib/metadata/metadata-keys';
 import { readClassOptions } from '../../lib/metadata/metadata-store';
 
-/** The seed's example form, exactly as the wire carries it. */
-const SEED_SCHEMA = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', title: 'Your name' },
-    email: { type: 'string', title: 'Email', format: 'email' },
-    role: { type: 'string', title: 'Role', oneOf: [{ const: 'dev', title: 'Developer' }, { const: 'pm', title: 'Product Manager' }] },
-  },
-  required: ['name', 'email', 'role'],
-};
+import { SEED_REQUESTED_SCHEMA as SEED_SCHEMA } from '../support/seed-form';
 
 describe('Elicit', () => {
   describe('as a class decorator', () => {

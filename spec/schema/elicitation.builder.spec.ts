@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { SEED_REQUESTED_SCHEMA } from '../support/seed-form';
 import { PhantomError } from '../../lib/protocol/errors';
 import { buildForm, buildUrl, toElicitParams, type FormProperty } from '../../lib/schema';
 
@@ -19,15 +20,7 @@ describe('buildForm', () => {
       expect(toElicitParams(form)).to.deep.equal({
         mode: 'form',
         message: 'What is your info?',
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', title: 'Your name' },
-            email: { type: 'string', title: 'Email', format: 'email' },
-            role: { type: 'string', title: 'Role', oneOf: [{ const: 'dev', title: 'Developer' }, { const: 'pm', title: 'Product Manager' }] },
-          },
-          required: ['name', 'email', 'role'],
-        },
+        requestedSchema: SEED_REQUESTED_SCHEMA,
       });
     });
   });
