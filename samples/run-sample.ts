@@ -19,6 +19,9 @@ export async function runSample(server: PhantomServer, argv: readonly string[] =
     process.once('SIGTERM', stop);
     return;
   }
+  if (process.stdin.isTTY) {
+    process.stderr.write(`${server.info.name} speaks MCP on stdin/stdout: start it from an MCP client, or add --http --port 3000\n`);
+  }
   const connection = await server.connect(new StdioTransport());
   await connection.done;
   await server.close();
