@@ -1,6 +1,6 @@
 import type { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
-import type { JsonObject, WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../protocol/wire.types';
+import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../protocol/wire.types';
 import type { UriTemplate } from '../router/uri-template';
 import type { CacheHint } from '../decorators/cache-hint';
 
@@ -78,4 +78,3 @@ export interface Definitions {
   readonly resources: ResourceDefinition[];
 }
 
-export type { JsonObject };

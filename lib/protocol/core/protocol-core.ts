@@ -155,9 +155,6 @@ export class ProtocolCore implements ChannelHost {
     };
   }
 
-  hasStandalone(sessionId: string): boolean {
-    return this.standalone.has(sessionId);
-  }
 
   /**
    * Keeps a session alive while its connection is (a stdio pipe may sit idle for hours): touches
