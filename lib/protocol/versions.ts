@@ -4,9 +4,6 @@ export type SessionEraVersion = (typeof SESSION_ERA_VERSIONS)[number];
 
 export const LATEST_SESSION_VERSION: SessionEraVersion = SESSION_ERA_VERSIONS[0];
 
-/** What an HTTP request without `MCP-Protocol-Version` is taken to speak (the spec's fallback). */
-export const HTTP_DEFAULT_VERSION: SessionEraVersion = '2025-03-26';
-
 export function isSessionEraVersion(version: unknown): version is SessionEraVersion {
   return (SESSION_ERA_VERSIONS as readonly unknown[]).includes(version);
 }

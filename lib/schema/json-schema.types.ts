@@ -16,12 +16,6 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** True for `{}`-like objects (not arrays, not null, not class instances from exotic prototypes). */
-export function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /** `array`, `null` or the `typeof`: how an issue line names what it got instead of an object. */
 export function describeKind(value: unknown): string {
