@@ -235,7 +235,8 @@ export class StreamableHttpHandler implements StreamFactory {
     if (!samePrincipal(state.principal, principal)) {
       return void replyError(res, 403, refusals.forbidden('this session belongs to another principal'), cors, id);
     }
-    this.core.sessions.touch(sessionId).catch((error) => this.core.server.diagnostics.error('session touch failed', error));
+    // No touch here: the protocol core restarts the idle clock when each request ends, and keeps
+    // a session with a request running from expiring; one touch per request is enough.
     return state;
   }
 
