@@ -17,3 +17,8 @@ export const DESIGN_KEYS = Object.freeze({
   returnType: 'design:returntype',
   type: 'design:type',
 } as const);
+
+/** tsyringe's own key: the tokens `@inject(token)` records per constructor parameter index. */
+export const TSYRINGE_KEYS = Object.freeze({
+  injectionTokens: 'injectionTokens',
+} as const);

@@ -7,6 +7,7 @@ import { DefinitionError } from '../protocol/errors';
 import { formClassProblems } from '../schema';
 import type { Definitions, ResourceDefinition } from './definitions';
 import { scanPrompt } from './prompt.scanner';
+import { wiringProblems, type WiringScope } from './provider-wiring.check';
 import { scanResource } from './resource.scanner';
 import type { ScanScope } from './scan-scope';
 import { scanTool } from './tool.scanner';
@@ -18,6 +19,8 @@ export interface ScanInput {
   readonly forms?: readonly Constructor[];
   /** Resolves a provider's instance (from the server's container). */
   readonly resolve: (cls: Constructor) => object;
+  /** The container's view, to check that it can build the providers (read from metadata, nothing built). */
+  readonly wiring?: WiringScope;
 }
 
 /**
@@ -27,8 +30,10 @@ export interface ScanInput {
 export function scan(input: ScanInput): Definitions {
   const problems: string[] = [];
   const definitions: Definitions = { tools: [], prompts: [], resources: [] };
-  for (const cls of input.providers) scanClass(cls, input.resolve, problems, definitions);
+  problems.push(...listedTwice(input.providers));
+  for (const cls of new Set(input.providers)) scanClass(cls, input.resolve, problems, definitions);
   for (const form of input.forms ?? []) problems.push(...formClassProblems(form));
+  if (input.wiring) problems.push(...wiringProblems(input.wiring));
   problems.push(...duplicates(definitions));
   if (problems.length > 0) throw new DefinitionError(problems);
   return definitions;
@@ -46,6 +51,14 @@ function scanClass(cls: Constructor, resolve: (cls: Constructor) => object, prob
   for (const record of readMembers<ToolOptions>(METADATA_KEYS.tools, cls)) push(into.tools, scanTool(scope, record));
   for (const record of readMembers<PromptOptions>(METADATA_KEYS.prompts, cls)) push(into.prompts, scanPrompt(scope, record));
   for (const record of readMembers<ResourceRecord>(METADATA_KEYS.resources, cls)) push(into.resources, scanResource(scope, record));
+}
+
+/** A class listed more than once would collide with itself; say so once, and scan it once. */
+function listedTwice(providers: readonly Constructor[]): string[] {
+  const counts = new Map<Constructor, number>();
+  for (const cls of providers) if (typeof cls === 'function') counts.set(cls, (counts.get(cls) ?? 0) + 1);
+  return [...counts].filter(([, n]) => n > 1)
+    .map(([cls, n]) => `${cls.name} is listed ${n === 2 ? 'twice' : `${n} times`} in providers`);
 }
 
 function push<T>(list: T[], item: T | undefined): void {

@@ -1,4 +1,4 @@
-import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
 import { STDERR_DIAGNOSTICS, type Diagnostics } from '../protocol/diagnostics';
@@ -55,12 +55,9 @@ export class PhantomServer {
 
   /** Serves the tools, resources and prompts of more provider classes on the running server. */
   add(...providers: Constructor[]): void {
-    for (const cls of providers) {
-      if (typeof cls === 'function' && !this.container.isRegistered(cls)) {
-        this.container.register(cls, { useClass: cls }, { lifecycle: Lifecycle.ContainerScoped });
-      }
-    }
-    this.registry.add(scan({ providers, resolve: this.resolve }));
+    const built = [...new Set(providers)].filter((cls) => typeof cls === 'function' && !this.container.isRegistered(cls));
+    for (const cls of built) this.container.register(cls, { useClass: cls }, { lifecycle: Lifecycle.ContainerScoped });
+    this.registry.add(scan({ providers, resolve: this.resolve, wiring: { classes: built, isRegistered: this.isRegistered } }));
   }
 
   removeTool(name: string): boolean {
@@ -155,6 +152,8 @@ export class PhantomServer {
   private core?: ProtocolCore;
 
   private readonly resolve = (cls: Constructor): object => this.container.resolve(cls) as object;
+
+  private readonly isRegistered = (token: unknown): boolean => this.container.isRegistered(token as InjectionToken, true);
 }
 
 function definedOnly<T extends object>(value: T): T {

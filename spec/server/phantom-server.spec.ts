@@ -41,6 +41,15 @@ describe('PhantomServer', () => {
       expect(() => new PhantomServer({ name: 'x', version: '1', providers: [Bad] })).to.throw(DefinitionError).with.property('problems').of.length(2);
     });
 
+    context('when the same provider is listed twice', () => {
+      class Twice { @Tool({ description: 't' }) t() { return 't'; } }
+
+      it('says so once, instead of reporting its tools as duplicates of themselves', () => {
+        expect(() => new PhantomServer({ name: 'x', version: '1', providers: [Twice, Twice] }))
+          .to.throw(DefinitionError).with.property('problems').that.deep.equals(['Twice is listed twice in providers']);
+      });
+    });
+
     it('carries the server info it was given', () => {
       const server = new PhantomServer({ name: 'n', version: '2', title: 'T', providers: [], instructions: 'Use me' });
       expect(server.info).to.deep.equal({ name: 'n', version: '2', title: 'T' });
