@@ -1,13 +1,15 @@
 import { ToolResult } from '../results/tool-result';
 import type { CallToolResult } from './wire.types';
 import { ErrorCode } from './error-codes';
-import { InputRequiredSignal, ProtocolError, ToolError } from './errors';
+import { InputRequiredSignal, ProtocolError, ResourceNotFoundError, ToolError } from './errors';
 import type { Diagnostics } from './diagnostics';
 
 /**
  * The one place that decides what a thrown value becomes on the wire.
  * - `ProtocolError`: its own JSON-RPC error, as thrown.
- * - `ToolError` in a tool: a result with `isError: true` and its message.
+ * - `ToolError` in a tool: a result with `isError: true` and its message; elsewhere (a prompt, a
+ *   resource, a completion): -32602 with its message, the request cannot be served as asked.
+ * - `ResourceNotFoundError` in a resource handler: not found for the URI being read.
  * - anything else: a generic message (the detail goes to diagnostics, never to the client).
  */
 export interface ErrorObject {
@@ -27,6 +29,7 @@ export function toolFailure(error: unknown, label: string, diagnostics: Diagnost
 /** Any failure of a request as a JSON-RPC error object. */
 export function toErrorObject(error: unknown, label: string, diagnostics: Diagnostics): ErrorObject {
   if (error instanceof ProtocolError) return error.toJSON();
+  if (error instanceof ToolError) return { code: ErrorCode.InvalidParams, message: error.message };
   if (error instanceof InputRequiredSignal) return { code: ErrorCode.InternalError, message: error.message };
   diagnostics.error(`${label} failed`, error);
   return { code: ErrorCode.InternalError, message: 'Internal error' };
@@ -38,6 +41,11 @@ export function invalidArguments(what: string, issues: readonly string[]): strin
 }
 
 /** A `resources/read` for a URI nothing serves (session era: -32002 with `data.uri`). */
-export function resourceNotFound(uri: string): ProtocolError {
-  return new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+export function resourceNotFound(uri: string, message = `Resource not found: ${uri}`, cause?: unknown): ProtocolError {
+  return new ProtocolError(ErrorCode.ResourceNotFound, message, { uri }, { cause });
+}
+
+/** What a resource handler's throw becomes: its `ResourceNotFoundError` names the URI being read. */
+export function resourceReadFailure(error: unknown, uri: string): unknown {
+  return error instanceof ResourceNotFoundError ? resourceNotFound(uri, error.clientMessage, error) : error;
 }

@@ -31,8 +31,9 @@ export class ProtocolError extends Error {
 }
 
 /**
- * Thrown by a tool to tell the model something went wrong, in words the model can act on. It
- * becomes a tool result with `isError: true` carrying `message`; it is never a protocol error.
+ * Thrown by a handler to say what went wrong in words the caller can act on. In a tool it becomes
+ * a result with `isError: true` carrying `message` (the model reads it); in a prompt, a resource
+ * or a completion it becomes the JSON-RPC error -32602 (invalid params) with `message`.
  *
  * @example
  * if (!user) throw new ToolError(`No user named ${args.name}; call list_users first`);
@@ -41,6 +42,23 @@ export class ToolError extends Error {
   override readonly name: string = 'ToolError';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+  }
+}
+
+/**
+ * Thrown by a resource handler for a URI it does not serve (returning `undefined` or `null` says
+ * the same). The client gets "resource not found" for the URI being read: -32002 with `data.uri`
+ * in the session era, -32602 with `data.uri` in the stateless era. `message`, when given, is the
+ * error message the client sees.
+ *
+ * @example
+ * const note = this.notes.get(slug);
+ * if (!note) throw new ResourceNotFoundError(`No note named ${slug}`);
+ */
+export class ResourceNotFoundError extends Error {
+  override readonly name = 'ResourceNotFoundError';
+  constructor(readonly clientMessage?: string, options?: { cause?: unknown }) {
+    super(clientMessage ?? 'Resource not found', options);
   }
 }
 

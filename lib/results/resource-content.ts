@@ -16,7 +16,8 @@ export type PartialContents = PartialText | PartialBlob;
 /**
  * Helpers for what a resource handler returns. `uri` defaults to the URI being read and `mimeType`
  * to the one declared on `@Resource`; a handler may also return a string, an object (JSON), a
- * `Uint8Array`, one contents object or an array of them.
+ * `Uint8Array`, one contents object or an array of them. Returning `undefined` or `null` (or
+ * throwing `ResourceNotFoundError`) says the URI is not served: the client gets "resource not found".
  *
  * @example
  * return ResourceContent.text('# Notes', { mimeType: 'text/markdown' });

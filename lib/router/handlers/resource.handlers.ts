@@ -1,5 +1,5 @@
 import type { Context } from '../../context/context';
-import { invalidArguments, resourceNotFound } from '../../protocol/error-mapper';
+import { invalidArguments, resourceNotFound, resourceReadFailure } from '../../protocol/error-mapper';
 import { ProtocolError } from '../../protocol/errors';
 import { Method } from '../../protocol/methods';
 import type { JsonObject, WireResource } from '../../protocol/wire.types';
@@ -31,7 +31,9 @@ export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
         if (!checked.ok) throw ProtocolError.invalidParams(invalidArguments(`resource "${uri}"`, checked.issues));
         input = checked.value;
       }
-      const value = await definition.invoke(input, ctx);
+      const value = await definition.invoke(input, ctx).catch((error: unknown) => { throw resourceReadFailure(error, uri); });
+      // Nothing returned: the handler does not serve this URI (a template matches more than exists).
+      if (value === undefined || value === null) throw resourceNotFound(uri);
       return normaliseResourceResult(value, { uri, mimeType: definition.mimeType }) as unknown as JsonObject;
     }],
   ];
