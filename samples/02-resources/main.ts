@@ -1,11 +1,12 @@
 import 'reflect-metadata';
-import { PhantomServer, Resource, ResourceContent, ToolError } from '../../lib';
+import { PhantomServer, Resource, ResourceContent, ResourceNotFoundError } from '../../lib';
 import { runSample } from '../run-sample';
 
-const NOTES: Record<string, string> = {
-  welcome: '# Welcome\nThis note is served by a resource template.',
-  roadmap: '# Roadmap\n1. Resources\n2. Prompts\n3. Elicitation',
-};
+/** A Map, not a plain object: a slug from the client must never reach `__proto__` or `constructor`. */
+const NOTES = new Map<string, string>([
+  ['welcome', '# Welcome\nThis note is served by a resource template.'],
+  ['roadmap', '# Roadmap\n1. Resources\n2. Prompts\n3. Elicitation'],
+]);
 
 /** A 1x1 transparent PNG, to show binary contents. */
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -19,7 +20,7 @@ export class NoteResources {
 
   @Resource('notes://stats', { description: 'Counts, as JSON' })
   stats() {
-    return ResourceContent.text({ notes: Object.keys(NOTES).length });
+    return ResourceContent.text({ notes: NOTES.size });
   }
 
   @Resource('notes://pixel.png', { description: 'A tiny image', mimeType: 'image/png' })
@@ -34,17 +35,18 @@ export class NoteResources {
     complete: { slug: 'slugsStartingWith' },
   })
   note({ slug }: { slug: string }): string {
-    const text = NOTES[slug];
-    if (text === undefined) throw new ToolError(`No note named ${slug}`);
+    const text = NOTES.get(slug);
+    // Returning undefined says the same; the error lets the client read why (-32002, with the URI).
+    if (text === undefined) throw new ResourceNotFoundError(`No note named ${slug}`);
     return text;
   }
 
   allNotes() {
-    return Object.keys(NOTES).map((slug) => ({ uri: `notes://notes/${slug}`, name: slug }));
+    return [...NOTES.keys()].map((slug) => ({ uri: `notes://notes/${slug}`, name: slug }));
   }
 
   slugsStartingWith(prefix: string): string[] {
-    return Object.keys(NOTES).filter((slug) => slug.startsWith(prefix));
+    return [...NOTES.keys()].filter((slug) => slug.startsWith(prefix));
   }
 }
 

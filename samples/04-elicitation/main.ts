@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { IsEmail, IsIn, IsString, MinLength } from 'class-validator';
+import { IsEmail, IsIn, IsString } from 'class-validator';
 import { Elicit, Field, PhantomServer, Tool, ToolResult, type Context } from '../../lib';
 import { runSample } from '../run-sample';
 
@@ -9,7 +9,6 @@ import { runSample } from '../run-sample';
 export class UserInfo {
   @Field({ title: 'Your name' })
   @IsString()
-  @MinLength(1)
   name!: string;
 
   @Field({ title: 'Email' })

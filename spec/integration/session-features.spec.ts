@@ -7,6 +7,7 @@ import {
 import { InMemoryTransport } from '../../lib';
 import { connectInMemory } from './support/sdk-clients';
 import { Extra, everythingServer, observed } from './support/everything.fixture';
+import { SEED_REQUESTED_SCHEMA } from '../support/seed-form';
 
 const GOOD_ANSWER = { name: 'Ada', email: 'ada@example.com', role: 'pm' };
 
@@ -94,15 +95,7 @@ describe('session era, with the official SDK client (in-memory)', () => {
       expect(seen[0]).to.deep.equal({
         mode: 'form',
         message: 'What is your info?',
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', title: 'Your name', minLength: 1 },
-            email: { type: 'string', title: 'Email', format: 'email' },
-            role: { type: 'string', title: 'Role', oneOf: [{ const: 'dev', title: 'Developer' }, { const: 'pm', title: 'Product Manager' }] },
-          },
-          required: ['name', 'email', 'role'],
-        },
+        requestedSchema: SEED_REQUESTED_SCHEMA,
       });
       await client.close();
     });

@@ -8,6 +8,18 @@ import * as elicitation from '../../samples/04-elicitation/main';
 import * as di from '../../samples/05-dependency-injection/main';
 import * as showcase from '../../samples/showcase/main';
 import { FakeChannel } from '../context/fake-channel';
+import { SEED_REQUESTED_SCHEMA } from '../support/seed-form';
+
+/** A note slug nothing holds, and the names every plain object answers to. */
+const NOT_NOTES = ['nope', '__proto__', 'constructor', 'hasOwnProperty', 'toString'];
+
+async function expectNoNotes(server: PhantomServer): Promise<void> {
+  for (const slug of NOT_NOTES) {
+    const uri = `notes://notes/${slug}`;
+    const outcome = await server.handle('resources/read', { uri });
+    expect(outcome, uri).to.have.property('error').that.deep.include({ code: -32002, data: { uri } });
+  }
+}
 
 async function ok(server: PhantomServer, method: string, params?: unknown, ctx?: Context): Promise<any> {
   const outcome = await server.handle(method, params, ctx);
@@ -39,6 +51,10 @@ describe('samples', () => {
       expect((await ok(server, 'resources/read', { uri: 'notes://pixel.png' })).contents[0]).to.include({ mimeType: 'image/png' }).and.have.property('blob');
     });
 
+    it('answers resource not found for a slug it does not hold, including the names of Object.prototype', async () => {
+      await expectNoNotes(server);
+    });
+
     it('completes slugs', async () => {
       const completed = await ok(server, 'completion/complete', { ref: { type: 'ref/resource', uri: 'notes://notes/{slug}' }, argument: { name: 'slug', value: 'ro' } });
       expect(completed.completion.values).to.deep.equal(['roadmap']);
@@ -56,6 +72,12 @@ describe('samples', () => {
     const server = elicitation.createServer();
     const greet = (answer: () => any, clientCapabilities = { elicitation: {} }) =>
       ok(server, 'tools/call', { name: 'greet' }, new Context({ channel: new FakeChannel(answer), clientCapabilities }));
+
+    it('sends the seed\'s example form exactly', async () => {
+      const channel = new FakeChannel(() => ({ action: 'decline' }));
+      await ok(server, 'tools/call', { name: 'greet' }, new Context({ channel, clientCapabilities: { elicitation: {} } }));
+      expect(channel.requests[0].params).to.deep.include({ message: 'What is your info?', requestedSchema: SEED_REQUESTED_SCHEMA });
+    });
 
     it('greets by name on accept', async () => {
       const result = await greet(() => ({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com', role: 'dev' } }));
@@ -94,6 +116,10 @@ describe('samples', () => {
       const { tools } = await ok(server, 'tools/list');
       expect(tools.map((t: { name: string }) => t.name)).to.include.members(['hello', 'greet', 'authenticate', 'buy']);
       expect((await ok(server, 'prompts/list')).prompts).to.have.length(3);
+    });
+
+    it('answers resource not found for a note it does not hold', async () => {
+      await expectNoNotes(showcase.createServer());
     });
   });
 });
