@@ -27,8 +27,13 @@ export class InMemoryTransport implements MessageTransport {
     for (const message of this.backlog.splice(0)) this.onmessage?.(message);
   }
 
-  /** After either end closed, messages go nowhere (as on a pipe whose reader has gone). */
-  async send(message: JsonRpcMessage): Promise<void> {
+  /**
+   * After either end closed, messages go nowhere (as on a pipe whose reader has gone). Takes any
+   * message object, not only ours: the end held by the official SDK's `Client` is handed the SDK's
+   * own message type (an error response's `id` is optional there), and the receiving side checks
+   * what it gets anyway.
+   */
+  async send(message: JsonRpcMessage | object): Promise<void> {
     if (this.closed) return;
     this.peer?.receive(structuredClone(message));
   }

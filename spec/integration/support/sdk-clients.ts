@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { InMemoryTransport, type PhantomServer } from '../../../lib';
 
 export type ClientCapabilities = ConstructorParameters<typeof Client>[1] extends infer O ? O extends { capabilities?: infer C } ? C : never : never;
@@ -14,7 +13,7 @@ export async function connectInMemory(server: PhantomServer, capabilities: Clien
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = newClient(capabilities);
-  await client.connect(clientSide as unknown as Transport);
+  await client.connect(clientSide);
   return client;
 }
 
