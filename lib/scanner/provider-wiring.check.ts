@@ -4,7 +4,7 @@ import { constructorPlan } from './tsyringe-metadata.adapter';
 
 /** What the wiring check needs from the server's container. */
 export interface WiringScope {
-  /** The classes the container builds from their own constructors (the providers it registered). */
+  /** The providers the container will build from their own constructors (registered or about to be). */
   readonly classes: readonly Constructor[];
   /** Whether the container, or one of its parents, has a registration for `token`. */
   readonly isRegistered: (token: unknown) => boolean;
@@ -23,7 +23,7 @@ const BUILT_INS: ReadonlySet<unknown> = new Set([Function, String, Number, Boole
  * naming the class (and the path to it) and the parameter.
  */
 export function wiringProblems(scope: WiringScope): string[] {
-  const walk = new WiringWalk(scope.isRegistered);
+  const walk = new WiringWalk(new Set(scope.classes), scope.isRegistered);
   for (const cls of scope.classes) walk.visit(cls, []);
   return walk.problems;
 }
@@ -31,14 +31,16 @@ export function wiringProblems(scope: WiringScope): string[] {
 class WiringWalk {
   readonly problems: string[] = [];
   private readonly checked = new Set<Function>();
+  /** The classes being checked, outermost first: a dependency on one of them closes a cycle. */
+  private readonly building: Function[] = [];
 
-  constructor(private readonly isRegistered: (token: unknown) => boolean) {}
+  constructor(private readonly providers: ReadonlySet<Function>, private readonly isRegistered: (token: unknown) => boolean) {}
 
-  /** `path`: the classes whose constructors lead here, outermost first. */
-  visit(cls: Function, path: readonly Function[]): void {
+  /** `via`: the classes whose constructors lead here from a provider, for the label. */
+  visit(cls: Function, via: readonly Function[]): void {
     if (this.checked.has(cls)) return;
     this.checked.add(cls);
-    const label = [...path, cls].map((c) => c.name || '(anonymous class)').join(' -> ');
+    const label = [...via, cls].map((c) => c.name || '(anonymous class)').join(' -> ');
     const plan = constructorPlan(cls);
     if (plan.kind === 'not-injectable') this.problems.push(`${label}: ${notInjectable(plan.decorated)}`);
     if (plan.kind === 'no-metadata') {
@@ -47,31 +49,35 @@ class WiringWalk {
     }
     if (plan.kind !== 'params') return;
     const names = constructorParameterNames(cls);
+    this.building.push(cls);
     plan.params.forEach((param, index) => {
       const name = names[index];
-      this.param(param, `${label}: constructor parameter ${index}${name ? ` (${name})` : ''}`, [...path, cls]);
+      this.param(param, `${label}: constructor parameter ${index}${name ? ` (${name})` : ''}`, [...via, cls]);
     });
+    this.building.pop();
   }
 
   /** One parameter: a type from `design:paramtypes`, or the descriptor `@inject` and friends record. */
-  private param(param: unknown, where: string, path: readonly Function[]): void {
-    if (!isDescriptor(param)) return this.token(param, where, path);
-    if (param.transform !== undefined) this.token(param.transform, `${where}, its transform`, path);
+  private param(param: unknown, where: string, via: readonly Function[]): void {
+    if (!isDescriptor(param)) return this.token(param, where, via);
+    if (param.transform !== undefined) this.token(param.transform, `${where}, its transform`, via);
     if (param.isOptional && !isClass(param.token)) return;
-    this.token(param.token, where, path);
+    this.token(param.token, where, via);
   }
 
-  private token(token: unknown, where: string, path: readonly Function[]): void {
-    if (isClass(token) && path.includes(token)) {
-      const cycle = [...path.slice(path.indexOf(token)), token].map((c) => c.name).join(' -> ');
+  private token(token: unknown, where: string, via: readonly Function[]): void {
+    if (isClass(token) && this.building.includes(token)) {
+      const cycle = [...this.building.slice(this.building.indexOf(token)), token].map((c) => c.name).join(' -> ');
       this.problems.push(`${where}: the constructors depend on each other in a cycle (${cycle}), which tsyringe `
         + `never finishes building; break it with @inject(delay(() => ${token.name}))`);
       return;
     }
+    // Another provider: built from its constructor too (its registration holds no instance yet), named on its own.
+    if (this.providers.has(token as Function)) return this.visit(token as Function, []);
     if (isLazy(token) || this.isRegistered(token)) return;
     const problem = unresolvable(token, where);
     if (problem) this.problems.push(problem);
-    else this.visit(token as Function, path);
+    else this.visit(token as Function, via);
   }
 }
 

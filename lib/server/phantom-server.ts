@@ -56,8 +56,9 @@ export class PhantomServer {
   /** Serves the tools, resources and prompts of more provider classes on the running server. */
   add(...providers: Constructor[]): void {
     const built = [...new Set(providers)].filter((cls) => typeof cls === 'function' && !this.container.isRegistered(cls));
-    for (const cls of built) this.container.register(cls, { useClass: cls }, { lifecycle: Lifecycle.ContainerScoped });
     this.registry.add(scan({ providers, resolve: this.resolve, wiring: { classes: built, isRegistered: this.isRegistered } }));
+    // Registered once accepted (instances are made on first call), so a refused add leaves nothing behind.
+    for (const cls of built) this.container.register(cls, { useClass: cls }, { lifecycle: Lifecycle.ContainerScoped });
   }
 
   removeTool(name: string): boolean {

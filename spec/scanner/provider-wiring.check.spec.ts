@@ -164,6 +164,19 @@ describe('PhantomServer', () => {
         ]);
       });
 
+      it('reports a cycle between two providers', () => {
+        class Left { constructor(readonly right: unknown) {} @Tool({ description: 'l' }) l() { return 'l'; } }
+        class Right { constructor(readonly left: unknown) {} @Tool({ description: 'r' }) r() { return 'r'; } }
+        Reflect.defineMetadata('design:paramtypes', [Right], Left);
+        Reflect.defineMetadata('design:paramtypes', [Left], Right);
+        injectable()(Left);
+        injectable()(Right);
+        expect(wiringProblemsOf([Left, Right])).to.deep.equal([
+          'Right: constructor parameter 0 (left): the constructors depend on each other in a cycle (Left -> Right -> Left), '
+          + 'which tsyringe never finishes building; break it with @inject(delay(() => Left))',
+        ]);
+      });
+
       it('accepts a cycle broken with delay()', () => {
         @injectable()
         class Lazy {
@@ -228,17 +241,15 @@ describe('PhantomServer', () => {
         @Tool({ description: 'x' }) late() { return this.value; }
       }
 
-      it('refuses it, adding nothing', () => {
+      it('refuses it, adding nothing, and checks it again when it is added once more', async () => {
         const server = new PhantomServer({ name: 's', version: '1', providers: [] });
         expect(() => server.add(Late)).to.throw(DefinitionError, /Late: constructor parameter 0 \(value\) asks for "LATE"/);
         expect(server.registry.tool('late')).to.equal(undefined);
-      });
-
-      it('accepts it once the token is registered in the server\'s container', () => {
-        const server = new PhantomServer({ name: 's', version: '1', providers: [] });
+        expect(server.container.isRegistered(Late)).to.equal(false);
+        expect(() => server.add(Late)).to.throw(DefinitionError, /asks for "LATE"/);
         server.container.register('LATE', { useValue: 'v' });
         server.add(Late);
-        expect(server.registry.tool('late')).not.to.equal(undefined);
+        expect(await server.handle('tools/call', { name: 'late' })).to.deep.equal({ result: { content: [{ type: 'text', text: 'v' }] } });
       });
     });
   });
