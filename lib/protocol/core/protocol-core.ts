@@ -111,6 +111,16 @@ export class ProtocolCore implements ChannelHost {
 
   /** Answers one request of an initialised session; `undefined` when it was cancelled (no answer is sent). */
   async request(state: SessionState, message: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
+    try {
+      return await this.answer(state, message, exchange);
+    } finally {
+      // The idle clock starts when the last request ends, not when it began (a running request
+      // keeps its session from expiring), and every request counts: a ping too.
+      this.touch(state.id);
+    }
+  }
+
+  private async answer(state: SessionState, message: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
     if (message.method === Method.Initialize) {
       return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
     }
@@ -127,8 +137,6 @@ export class ProtocolCore implements ChannelHost {
       return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
     } finally {
       this.inFlight.finish(state.id, message.id);
-      // The idle clock starts when the last request ends, not when it began.
-      this.sessions.touch(state.id).catch((error) => this.server.diagnostics.error('session touch failed', error));
     }
   }
 
@@ -140,10 +148,12 @@ export class ProtocolCore implements ChannelHost {
     } else if (message.method === Notification.Cancelled) {
       this.inFlight.cancel(state.id, message.params?.requestId, message.params?.reason);
     }
+    this.touch(state.id);
   }
 
   /** Routes a client's response to the request of this session waiting for it. */
   response(state: SessionState, message: JsonRpcResponse): boolean {
+    this.touch(state.id);
     return this.pending.settle(state.id, message);
   }
 
@@ -157,8 +167,9 @@ export class ProtocolCore implements ChannelHost {
 
 
   /**
-   * Keeps a session alive while its connection is (a stdio pipe may sit idle for hours): touches
-   * it well within the idle timeout until the returned function is called.
+   * Keeps a session alive while a connection of it is open (a stdio pipe, a GET stream: either
+   * may sit idle for hours): touches it well within the idle timeout until the returned function
+   * is called.
    */
   keepAlive(sessionId: string): () => void {
     const timer = setInterval(() => {
@@ -212,6 +223,11 @@ export class ProtocolCore implements ChannelHost {
     this.unsubscribe();
     this.listeners.closeAll();
     await this.sessions.close();
+  }
+
+  /** Any message of a session restarts its idle clock. */
+  private touch(sessionId: string): void {
+    this.sessions.touch(sessionId).catch((error) => this.server.diagnostics.error('session touch failed', error));
   }
 
   private async runLifecycle(state: SessionState, message: JsonRpcRequest, handler: NonNullable<ReturnType<typeof LIFECYCLE_HANDLERS.get>>): Promise<JsonRpcResponse> {

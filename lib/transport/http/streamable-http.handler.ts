@@ -188,6 +188,10 @@ export class StreamableHttpHandler implements StreamFactory {
     if (!accepts(req, 'text/event-stream')) return replyError(res, 406, refusals.notAcceptable('the client must accept text/event-stream'), cors);
     const state = await this.session(req, res, principal, cors, null);
     if (!state) return;
+    // An open stream is activity: a client that only listens keeps its session and subscriptions.
+    const release = this.core.keepAlive(state.id);
+    if (res.destroyed) release();
+    else res.once('close', release);
     const headers = { ...cors, ...SSE_HEADERS, [SESSION_HEADER]: state.id };
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId !== undefined) return this.resume(res, state, lastEventId, headers, cors);
