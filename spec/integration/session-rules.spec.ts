@@ -79,4 +79,30 @@ describe('session rules over Streamable HTTP', () => {
       });
     });
   });
+
+  describe('the principal a session is bound to', () => {
+    context('when the authentication hook returns it with its keys in another order', () => {
+      it('serves the session as the same principal (no 403)', async () => {
+        let calls = 0;
+        const url = await serve({}, {
+          authenticate: () => {
+            calls += 1;
+            return { allow: true, principal: calls % 2 === 1 ? { sub: 'ada', roles: ['dev'], org: { id: 7, name: 'x' } } : { org: { name: 'x', id: 7 }, roles: ['dev'], sub: 'ada' } };
+          },
+        });
+        const session = await openSession(url);
+        for (let id = 2; id < 5; id += 1) {
+          expect((await post(url, { jsonrpc: '2.0', id, method: 'ping' }, { 'mcp-session-id': session })).status).to.equal(200);
+        }
+      });
+    });
+
+    context('when another principal uses the session', () => {
+      it('answers 403', async () => {
+        const url = await serve({}, { authenticate: ({ headers }) => ({ allow: true, principal: { sub: String(headers['x-user']) } }) });
+        const session = await openSession(url, { 'x-user': 'ada' });
+        expect((await post(url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': session, 'x-user': 'eve' })).status).to.equal(403);
+      });
+    });
+  });
 });
