@@ -185,11 +185,21 @@ export class ProtocolCore implements ChannelHost {
     return this.sessions.delete(id);
   }
 
-  /** Tells every session subscribed to `uri` that it changed. */
+  /**
+   * Tells every session subscribed to `uri`, and every listen stream asking for it, that it
+   * changed; only those whose principal may know the resource (visibility can change after a
+   * subscription was made).
+   */
   async resourceUpdated(uri: string): Promise<void> {
     const message = notification(Notification.ResourceUpdated, { uri });
-    this.listeners.resourceUpdated(uri);
-    for (const id of await this.sessions.subscribers(uri)) this.standalone.get(id)?.(message);
+    const mayKnow = (principal: unknown) => this.server.router.canRead(uri, principal);
+    this.listeners.resourceUpdated(uri, mayKnow);
+    for (const id of await this.sessions.subscribers(uri)) {
+      const sink = this.standalone.get(id);
+      if (!sink) continue;
+      const state = await this.sessions.load(id);
+      if (state && mayKnow(state.principal)) sink(message);
+    }
   }
 
   /** Announces the end of a URL elicitation to the client that was sent it. */
@@ -232,7 +242,7 @@ export class ProtocolCore implements ChannelHost {
 
   private async runLifecycle(state: SessionState, message: JsonRpcRequest, handler: NonNullable<ReturnType<typeof LIFECYCLE_HANDLERS.get>>): Promise<JsonRpcResponse> {
     try {
-      const { result, changed } = await handler(message.params ?? {}, state);
+      const { result, changed } = await handler(message.params ?? {}, state, this.server.router);
       if (changed) await this.sessions.save(state);
       return success(message.id, result);
     } catch (error) {

@@ -1,10 +1,16 @@
+import { resourceNotFound } from '../error-mapper';
 import { ProtocolError } from '../errors';
 import { Method } from '../methods';
 import type { SessionState } from '../session/session-state';
 import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../wire.types';
 
+/** What the lifecycle methods ask of the router: whether a caller may know a resource. */
+export interface ResourceAccess {
+  canRead(uri: string, principal: unknown): boolean;
+}
+
 /** A session-era method that reads or changes the session itself rather than the router. */
-export type LifecycleHandler = (params: JsonObject, state: SessionState) => Promise<{ result: JsonObject; changed: boolean }>;
+export type LifecycleHandler = (params: JsonObject, state: SessionState, resources: ResourceAccess) => Promise<{ result: JsonObject; changed: boolean }>;
 
 const EMPTY = Object.freeze({}) as JsonObject;
 
@@ -22,8 +28,10 @@ export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleHandler> = new Map
     state.logLevel = params.level as LoggingLevel;
     return { result: EMPTY, changed: true };
   }],
-  [Method.ResourcesSubscribe, async (params, state) => {
+  [Method.ResourcesSubscribe, async (params, state, resources) => {
     const uri = requireUri(params);
+    // Hidden means unknown here too: subscribing answers as `resources/read` would.
+    if (!resources.canRead(uri, state.principal)) throw resourceNotFound(uri);
     if (state.subscriptions.includes(uri)) return { result: EMPTY, changed: false };
     state.subscriptions = [...state.subscriptions, uri];
     return { result: EMPTY, changed: true };

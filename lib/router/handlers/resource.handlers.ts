@@ -8,8 +8,7 @@ import { validateArguments } from '../../schema';
 import type { HandlerDeps, MethodEntry } from './method-handler';
 import { requireString } from './method-handler';
 import { pagedList } from './paged-list';
-import type { Visibility } from '../visibility';
-import type { ResourceDefinition } from '../../scanner/definitions';
+import { visibleResource } from '../visibility';
 
 export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
   const { registry, visible } = deps;
@@ -22,8 +21,8 @@ export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
     })],
     [Method.ResourcesRead, async (params, ctx) => {
       const uri = requireString(params, 'uri');
-      const resolved = registry.resolveResource(uri);
-      if (!resolved || !isVisible(visible, resolved.definition, uri, ctx)) throw resourceNotFound(uri);
+      const resolved = visibleResource(registry, visible, uri, ctx.principal);
+      if (!resolved) throw resourceNotFound(uri);
       const { definition } = resolved;
       let input: unknown = resolved.params;
       if (definition.kind === 'template' && definition.paramsClass) {
@@ -35,12 +34,6 @@ export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
       return normaliseResourceResult(value, { uri, mimeType: definition.mimeType }) as unknown as JsonObject;
     }],
   ];
-}
-
-/** A resource read through a template must be visible both as the URI and as its template. */
-function isVisible(visible: Visibility, definition: ResourceDefinition, uri: string, ctx: Context): boolean {
-  if (!visible({ kind: 'resource', uri }, ctx.principal)) return false;
-  return definition.kind === 'resource' || visible({ kind: 'template', uriTemplate: definition.uriTemplate.source }, ctx.principal);
 }
 
 /** Fixed resources, then what each template's lister names; a failing lister is logged and skipped. */
