@@ -5,7 +5,7 @@ import { ProtocolError } from '../protocol/errors';
 import type { Method } from '../protocol/methods';
 import type { JsonObject } from '../protocol/wire.types';
 import { completionHandlers } from './handlers/completion.handlers';
-import type { HandlerDeps, MethodHandler } from './handlers/method-handler';
+import { requireUri, type HandlerDeps, type MethodHandler } from './handlers/method-handler';
 import { promptHandlers } from './handlers/prompt.handlers';
 import { resourceHandlers } from './handlers/resource.handlers';
 import { toolHandlers } from './handlers/tool.handlers';
@@ -39,6 +39,11 @@ export class Router {
 
   handles(method: string): method is Method {
     return this.table.has(method);
+  }
+
+  /** The resource URI a request names in `params[key]`, within `maxUriLength`; invalid params otherwise. */
+  resourceUri(params: JsonObject, key = 'uri'): string {
+    return requireUri(params, key, this.deps.maxUriLength);
   }
 
   /**

@@ -48,6 +48,7 @@ export class PhantomServer {
       paginator: new Paginator(options.pageSize, options.cursorKey),
       diagnostics: this.diagnostics,
       visible: options.visible ?? EVERYTHING_VISIBLE,
+      maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
     });
     this.add(...options.providers);
     if (options.forms?.length) scan({ providers: [], forms: options.forms, resolve: this.resolve });
@@ -156,6 +157,9 @@ export class PhantomServer {
 
   private readonly resolve = (cls: Constructor): object => this.container.resolve(cls) as object;
 }
+
+/** 8 KiB: far beyond any real resource URI, small enough that matching one costs nothing. */
+const DEFAULT_MAX_URI_LENGTH = 8 * 1024;
 
 function definedOnly<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

@@ -36,6 +36,11 @@ export interface PhantomServerOptions {
   readonly diagnostics?: Diagnostics;
   /** Which tools, prompts and resources a caller may see and use (default: all). */
   readonly visible?: Visibility;
+  /**
+   * Longest resource URI a request may name, in characters (default 8192): `resources/read`,
+   * `resources/subscribe`, `resources/unsubscribe` and completion refs; longer ones get -32602.
+   */
+  readonly maxUriLength?: number;
   /** Where sessions live (default: in memory, one process). */
   readonly sessionStore?: SessionStore;
   /** Idle sessions expire after this long (default 30 minutes). */

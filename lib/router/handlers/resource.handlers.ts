@@ -6,7 +6,7 @@ import type { JsonObject, WireResource } from '../../protocol/wire.types';
 import { normaliseResourceResult } from '../../results/resource-content';
 import { validateArguments } from '../../schema';
 import type { HandlerDeps, MethodEntry } from './method-handler';
-import { requireString } from './method-handler';
+import { requireUri } from './method-handler';
 import { pagedList } from './paged-list';
 import { visibleResource } from '../visibility';
 
@@ -20,7 +20,7 @@ export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
       list: 'templates', resultKey: 'resourceTemplates', items: () => registry.templateList(), itemOf: (t) => ({ kind: 'template', uriTemplate: t.uriTemplate }),
     })],
     [Method.ResourcesRead, async (params, ctx) => {
-      const uri = requireString(params, 'uri');
+      const uri = requireUri(params, 'uri', deps.maxUriLength);
       const resolved = visibleResource(registry, visible, uri, ctx.principal);
       if (!resolved) throw resourceNotFound(uri);
       const { definition } = resolved;
