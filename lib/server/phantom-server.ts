@@ -88,6 +88,7 @@ export class PhantomServer {
       sessionStore: this.options.sessionStore,
       sessionIdleMs: this.options.sessionIdleMs,
       requestTimeoutMs: this.options.requestTimeoutMs,
+      maxInFlightPerSession: this.options.maxInFlightPerSession,
       stateless: { stateKey: this.options.stateKey, stateTtlMs: this.options.stateTtlMs, cache: this.options.cacheDefaults },
     }));
   }

@@ -48,6 +48,12 @@ export interface PhantomServerOptions {
   /** How long `ctx.elicit`, `ctx.sample` and `ctx.listRoots` wait for the client (default 5 minutes). */
   readonly requestTimeoutMs?: number;
   /**
+   * Requests one session may have running at once (default 100). More are answered at once with
+   * the JSON-RPC error -32010 (`ErrorCode.TooManyRequests`; over HTTP with status 200, so clients
+   * read it as any other error); lifecycle requests such as `ping` are never refused.
+   */
+  readonly maxInFlightPerSession?: number;
+  /**
    * Signs the stateless era's `requestState` (HMAC-SHA256). Default: a random key per process;
    * set it when several replicas must accept each other's states.
    */

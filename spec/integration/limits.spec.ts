@@ -2,14 +2,78 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { SILENT_DIAGNOSTICS, type HttpListener, type PhantomServer } from '../../lib';
+import { Context, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener, type PhantomServerOptions } from '../../lib';
 import { everythingServer } from './support/everything.fixture';
-import { connectInMemory } from './support/sdk-clients';
+import { connectHttp, connectInMemory } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
 
 const errorOf = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected an error'), (error: McpError) => error);
 
+/** Resolves once `condition` holds (checked every few milliseconds; the spec's timeout bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+let running = 0;
+
+class Holder {
+  @Tool({ description: 'Runs until cancelled' })
+  async hold(_args: object, ctx: Context) {
+    running += 1;
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    running -= 1;
+    return 'released';
+  }
+}
+
+function holderServer(options: Partial<PhantomServerOptions> = {}): PhantomServer {
+  return new PhantomServer({ name: 'holder', version: '1', providers: [Holder], diagnostics: SILENT_DIAGNOSTICS, ...options });
+}
+
 describe('server limits', () => {
+  describe('maxInFlightPerSession (default 100)', () => {
+    context('when a session already has as many requests running as the limit', () => {
+      it('answers the next one with -32010 at once, and accepts again when one finishes (HTTP)', async () => {
+        const server = holderServer({ maxInFlightPerSession: 3 });
+        const listener = await server.listen({ port: 0 });
+        const { client } = await connectHttp(listener.url);
+        running = 0;
+        const controllers = [0, 1, 2].map(() => new AbortController());
+        const calls = controllers.map((controller) => client.callTool({ name: 'hold' }, undefined, { signal: controller.signal }).catch(() => 'aborted'));
+        await until(() => running === 3);
+        const refused = await errorOf(client.callTool({ name: 'hold' }));
+        expect(refused.code).to.equal(-32010);
+        expect(refused.message).to.contain('this session already has 3 running');
+        expect(refused.data).to.deep.equal({ maxInFlightPerSession: 3 });
+        expect(await client.ping()).to.deep.equal({});
+        controllers[0].abort();
+        await until(() => running === 2);
+        const again = new AbortController();
+        const accepted = client.callTool({ name: 'hold' }, undefined, { signal: again.signal }).catch(() => 'aborted');
+        await until(() => running === 3);
+        for (const controller of [...controllers, again]) controller.abort();
+        await Promise.all([...calls, accepted]);
+        await client.close();
+        await listener.close();
+        await server.close();
+      });
+
+      it('applies the default of 100 on a pipe', async () => {
+        const server = holderServer();
+        const client = await connectInMemory(server);
+        running = 0;
+        const controllers = Array.from({ length: 100 }, () => new AbortController());
+        const calls = controllers.map((controller) => client.callTool({ name: 'hold' }, undefined, { signal: controller.signal }).catch(() => 'aborted'));
+        await until(() => running === 100);
+        expect((await errorOf(client.callTool({ name: 'hold' }))).code).to.equal(-32010);
+        for (const controller of controllers) controller.abort();
+        await Promise.all(calls);
+        await client.close();
+        await server.close();
+      });
+    });
+  });
+
   describe('maxUriLength (default 8192 characters)', () => {
     let server: PhantomServer;
     let client: Client;

@@ -5,6 +5,7 @@ import type { PhantomServer } from '../../server/phantom-server';
 import type { ListKind } from '../../router/registry';
 import { serverCapabilities } from '../capabilities';
 import { ErrorCode } from '../error-codes';
+import { tooManyRequests } from '../error-mapper';
 import { ProtocolError } from '../errors';
 import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
 import { Method, Notification } from '../methods';
@@ -28,6 +29,8 @@ export interface ProtocolOptions {
   readonly sessionIdleMs?: number;
   /** How long server-to-client requests wait for an answer (default 5 minutes). */
   readonly requestTimeoutMs?: number;
+  /** Requests one session may have running at once (default 100); more are refused with -32010. */
+  readonly maxInFlightPerSession?: number;
   /** Stateless era: signs `requestState`, its lifetime, and caching defaults. */
   readonly stateless?: Omit<StatelessOptions, 'cache'> & { readonly cache?: Partial<CacheDefaults> };
 }
@@ -64,12 +67,14 @@ export class ProtocolCore implements ChannelHost {
   readonly stateless: StatelessEra;
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
+  private readonly maxInFlight: number;
   private readonly idleMs: number;
   private readonly unsubscribe: () => void;
 
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
+    this.maxInFlight = options.maxInFlightPerSession ?? 100;
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
     this.stateless = new StatelessEra(server, this.listeners, {
       ...options.stateless,
@@ -129,6 +134,9 @@ export class ProtocolCore implements ChannelHost {
     if (!this.server.router.handles(message.method)) {
       return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
     }
+    // A request that never returns holds its handler, its params and what it waits for: a client
+    // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
+    if (this.inFlight.count(state.id) >= this.maxInFlight) return failure(message.id, tooManyRequests(this.maxInFlight));
     const controller = this.inFlight.start(state.id, message.id);
     try {
       const ctx = this.contextFor(state, message, exchange, controller);
