@@ -89,6 +89,7 @@ export class PhantomServer {
       sessionIdleMs: this.options.sessionIdleMs,
       requestTimeoutMs: this.options.requestTimeoutMs,
       maxInFlightPerSession: this.options.maxInFlightPerSession,
+      warningRateLimit: this.options.warningRateLimit,
       stateless: { stateKey: this.options.stateKey, stateTtlMs: this.options.stateTtlMs, cache: this.options.cacheDefaults },
     }));
   }

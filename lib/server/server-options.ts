@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Constructor } from '../metadata/metadata-store';
-import type { Diagnostics } from '../protocol/diagnostics';
+import type { Diagnostics, WarningRateLimit } from '../protocol/diagnostics';
 import type { SessionStore } from '../protocol/session/session-store';
 import type { Visibility } from '../router/visibility';
 import type { CacheHint } from '../decorators/cache-hint';
@@ -34,6 +34,12 @@ export interface PhantomServerOptions {
   readonly cursorKey?: string;
   /** Where the framework reports handler failures (default: stderr). */
   readonly diagnostics?: Diagnostics;
+  /**
+   * Warnings a client can cause at will (a response to no pending request) are rate-limited: at
+   * most `lines` of one kind per `windowMs` (default 10 per minute), then one line saying how
+   * many were suppressed.
+   */
+  readonly warningRateLimit?: WarningRateLimit;
   /** Which tools, prompts and resources a caller may see and use (default: all). */
   readonly visible?: Visibility;
   /**

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Context, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener, type PhantomServerOptions } from '../../lib';
+import { Context, InMemoryTransport, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Diagnostics, type HttpListener, type PhantomServerOptions } from '../../lib';
 import { everythingServer } from './support/everything.fixture';
 import { connectHttp, connectInMemory } from './support/sdk-clients';
+import { INITIALIZE, openSession, post } from './support/raw-http';
 import { call, meta } from './support/stateless-client';
 
 const errorOf = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected an error'), (error: McpError) => error);
@@ -24,6 +25,12 @@ class Holder {
     running -= 1;
     return 'released';
   }
+}
+
+/** Diagnostics that keep the warnings they are given. */
+function recording(): { diagnostics: Diagnostics; warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, diagnostics: { error: () => {}, warn: (message) => { warnings.push(message); } } };
 }
 
 function holderServer(options: Partial<PhantomServerOptions> = {}): PhantomServer {
@@ -69,6 +76,48 @@ describe('server limits', () => {
         for (const controller of controllers) controller.abort();
         await Promise.all(calls);
         await client.close();
+        await server.close();
+      });
+    });
+  });
+
+  describe('warningRateLimit (default 10 lines of one kind per minute)', () => {
+    const bogus = (id: number) => ({ jsonrpc: '2.0', id: 1000 + id, result: {} });
+
+    context('when a client sends many responses to no pending request over HTTP', () => {
+      it('writes the first lines of the window, then one line saying how many it suppressed', async () => {
+        const { diagnostics, warnings } = recording();
+        const server = holderServer({ diagnostics, warningRateLimit: { lines: 3, windowMs: 1500 } });
+        const listener = await server.listen({ port: 0 });
+        try {
+          const session = await openSession(listener.url);
+          for (let i = 0; i < 20; i += 1) expect((await post(listener.url, bogus(i), { 'mcp-session-id': session })).status).to.equal(202);
+          expect(warnings).to.have.length(3);
+          for (const line of warnings) expect(line).to.match(/a response to no pending request was ignored$/);
+          await until(() => warnings.length > 3);
+          expect(warnings.slice(3)).to.deep.equal(['17 similar messages suppressed (unmatched response; at most 3 per 1500 ms)']);
+        } finally {
+          await listener.close();
+          await server.close();
+        }
+      });
+    });
+
+    context('when a client sends many responses to no pending request over a pipe', () => {
+      it('writes at most 10 lines by default', async () => {
+        const { diagnostics, warnings } = recording();
+        const server = holderServer({ diagnostics });
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        const answered = new Set<unknown>();
+        clientSide.onmessage = (message) => answered.add((message as { id?: unknown }).id);
+        await clientSide.start();
+        await clientSide.send(INITIALIZE as never);
+        for (let i = 0; i < 25; i += 1) await clientSide.send(bogus(i) as never);
+        await clientSide.send({ jsonrpc: '2.0', id: 'last', method: 'ping' } as never);
+        await until(() => answered.has('last'));
+        expect(warnings).to.have.length(10);
+        await clientSide.close();
         await server.close();
       });
     });

@@ -4,6 +4,7 @@ import { Context } from '../../context/context';
 import type { PhantomServer } from '../../server/phantom-server';
 import type { ListKind } from '../../router/registry';
 import { serverCapabilities } from '../capabilities';
+import { WarningThrottle, type WarningRateLimit } from '../diagnostics';
 import { ErrorCode } from '../error-codes';
 import { tooManyRequests } from '../error-mapper';
 import { ProtocolError } from '../errors';
@@ -31,6 +32,8 @@ export interface ProtocolOptions {
   readonly requestTimeoutMs?: number;
   /** Requests one session may have running at once (default 100); more are refused with -32010. */
   readonly maxInFlightPerSession?: number;
+  /** Warnings a client can cause: at most this many lines of one kind per window (default 10 a minute). */
+  readonly warningRateLimit?: WarningRateLimit;
   /** Stateless era: signs `requestState`, its lifetime, and caching defaults. */
   readonly stateless?: Omit<StatelessOptions, 'cache'> & { readonly cache?: Partial<CacheDefaults> };
 }
@@ -68,6 +71,7 @@ export class ProtocolCore implements ChannelHost {
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
   private readonly maxInFlight: number;
+  private readonly clientWarnings: WarningThrottle;
   private readonly idleMs: number;
   private readonly unsubscribe: () => void;
 
@@ -75,6 +79,7 @@ export class ProtocolCore implements ChannelHost {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.maxInFlight = options.maxInFlightPerSession ?? 100;
+    this.clientWarnings = new WarningThrottle(server.diagnostics, options.warningRateLimit);
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
     this.stateless = new StatelessEra(server, this.listeners, {
       ...options.stateless,
@@ -159,10 +164,12 @@ export class ProtocolCore implements ChannelHost {
     this.touch(state.id);
   }
 
-  /** Routes a client's response to the request of this session waiting for it. */
+  /** Routes a client's response to the request of this session waiting for it; one that matches none is ignored. */
   response(state: SessionState, message: JsonRpcResponse): boolean {
     this.touch(state.id);
-    return this.pending.settle(state.id, message);
+    if (this.pending.settle(state.id, message)) return true;
+    this.clientWarnings.warn('unmatched response', `session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
+    return false;
   }
 
   /** Where messages that belong to no request go for this session (the GET stream, the pipe). */

@@ -138,7 +138,7 @@ export class StreamableHttpHandler implements StreamFactory {
         replyStatus(res, 202, headers);
       },
       response: async ({ message }) => {
-        if (!this.core.response(state, message)) this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
+        this.core.response(state, message);
         replyStatus(res, 202, headers);
       },
       request: async ({ message }) => {
