@@ -49,7 +49,10 @@ export interface PhantomServerOptions {
   readonly maxUriLength?: number;
   /** Where sessions live (default: in memory, one process). */
   readonly sessionStore?: SessionStore;
-  /** Idle sessions expire after this long (default 30 minutes). */
+  /**
+   * Idle sessions expire after this long (default 30 minutes). Every message of a session counts
+   * as activity, and so does an open GET stream or pipe; a session with a request running never expires.
+   */
   readonly sessionIdleMs?: number;
   /** How long `ctx.elicit`, `ctx.sample` and `ctx.listRoots` wait for the client (default 5 minutes). */
   readonly requestTimeoutMs?: number;
