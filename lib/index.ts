@@ -21,7 +21,7 @@ export { userText, assistantText, promptMessage } from './results/prompt-result'
 export { ProtocolError, ToolError, ResourceNotFoundError, PhantomError, DefinitionError } from './protocol/errors';
 export { ErrorCode } from './protocol/error-codes';
 export { Method, Notification } from './protocol/methods';
-export { STDERR_DIAGNOSTICS, SILENT_DIAGNOSTICS, type Diagnostics } from './protocol/diagnostics';
+export { STDERR_DIAGNOSTICS, SILENT_DIAGNOSTICS, type Diagnostics, type WarningRateLimit } from './protocol/diagnostics';
 export type * from './protocol/wire.types';
 
 export type { Outcome } from './router/router';

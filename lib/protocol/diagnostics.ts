@@ -21,3 +21,63 @@ export const SILENT_DIAGNOSTICS: Diagnostics = Object.freeze({ error: () => {}, 
 function formatError(error: unknown): string {
   return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
 }
+
+/** How many warnings of one kind a client can cause (`warningRateLimit`). */
+export interface WarningRateLimit {
+  /** Lines of one kind written per window (default 10). */
+  readonly lines?: number;
+  /** The window, in ms (default 60 000). */
+  readonly windowMs?: number;
+}
+
+interface WarningWindow {
+  readonly startedAt: number;
+  written: number;
+  suppressed: number;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Warnings a client can cause at will (a response to no request, sent in a loop): at most
+ * `lines` of one kind per window go to the diagnostics; the rest are counted, and when the window
+ * ends one line says how many were suppressed. Kinds are names fixed in the code, so the table
+ * stays as small as the list of kinds.
+ */
+export class WarningThrottle {
+  private readonly lines: number;
+  private readonly windowMs: number;
+  private readonly windows = new Map<string, WarningWindow>();
+
+  constructor(private readonly diagnostics: Diagnostics, limit: WarningRateLimit = {}) {
+    this.lines = limit.lines ?? 10;
+    this.windowMs = limit.windowMs ?? 60_000;
+  }
+
+  warn(kind: string, message: string): void {
+    const now = Date.now();
+    let window = this.windows.get(kind);
+    if (window && now - window.startedAt >= this.windowMs) window = this.close(kind, window);
+    if (!window) this.windows.set(kind, (window = { startedAt: now, written: 0, suppressed: 0 }));
+    if (window.written < this.lines) {
+      window.written += 1;
+      this.diagnostics.warn(message);
+      return;
+    }
+    window.suppressed += 1;
+    if (!window.timer) {
+      const open = window;
+      open.timer = setTimeout(() => this.close(kind, open), open.startedAt + this.windowMs - now);
+      open.timer.unref();
+    }
+  }
+
+  /** Ends a kind's window, reporting what it suppressed; `undefined`, so a new window starts. */
+  private close(kind: string, window: WarningWindow): undefined {
+    clearTimeout(window.timer);
+    if (this.windows.get(kind) === window) this.windows.delete(kind);
+    if (window.suppressed > 0) {
+      this.diagnostics.warn(`${window.suppressed} similar messages suppressed (${kind}; at most ${this.lines} per ${this.windowMs} ms)`);
+    }
+    return undefined;
+  }
+}

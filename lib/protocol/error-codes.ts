@@ -5,6 +5,11 @@ export const ErrorCode = Object.freeze({
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /**
+   * phantom-mcp's own (JSON-RPC's implementation-defined range): the session already has
+   * `maxInFlightPerSession` requests running; send more when one has finished.
+   */
+  TooManyRequests: -32010,
   /** Session era: a `resources/read` for a URI nothing serves. */
   ResourceNotFound: -32002,
   /** A tool cannot proceed until the user completes the URL elicitations in `data.elicitations`. */

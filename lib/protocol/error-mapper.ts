@@ -40,6 +40,15 @@ export function invalidArguments(what: string, issues: readonly string[]): strin
   return `Invalid arguments for ${what}:\n${issues.map((issue) => `- ${issue}`).join('\n')}`;
 }
 
+/** A request beyond the session's cap on requests running at once (`maxInFlightPerSession`). */
+export function tooManyRequests(limit: number): ErrorObject {
+  return {
+    code: ErrorCode.TooManyRequests,
+    message: `Too many requests in flight: this session already has ${limit} running; send more when one has finished`,
+    data: { maxInFlightPerSession: limit },
+  };
+}
+
 /** A `resources/read` for a URI nothing serves (session era: -32002 with `data.uri`). */
 export function resourceNotFound(uri: string, message = `Resource not found: ${uri}`, cause?: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.ResourceNotFound, message, { uri }, { cause });

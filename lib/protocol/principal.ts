@@ -1,3 +1,5 @@
+import { canonicalJson } from './canonical-json';
+
 /**
  * Principals (what the authentication hook attaches) are compared across requests: a session, and
  * a `requestState`, answer only the principal they were made for. They must therefore be plain
@@ -17,8 +19,11 @@ export function isPlainData(value: unknown, depth = 0): boolean {
   return Object.values(value as Record<string, unknown>).every((item) => isPlainData(item, depth + 1));
 }
 
-/** Whether two principals are the same one (both plain data; compared by their JSON form). */
+/**
+ * Whether two principals are the same one: both plain data, compared by their canonical JSON form
+ * (the one `requestState` binds to), so keys that come back in another order change nothing.
+ */
 export function samePrincipal(owner: unknown, caller: unknown): boolean {
   if (owner === caller) return true;
-  return JSON.stringify(owner ?? null) === JSON.stringify(caller ?? null);
+  return canonicalJson(owner ?? null, 'the principal is') === canonicalJson(caller ?? null, 'the principal is');
 }

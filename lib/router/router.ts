@@ -5,10 +5,11 @@ import { ProtocolError } from '../protocol/errors';
 import type { Method } from '../protocol/methods';
 import type { JsonObject } from '../protocol/wire.types';
 import { completionHandlers } from './handlers/completion.handlers';
-import type { HandlerDeps, MethodHandler } from './handlers/method-handler';
+import { requireUri, type HandlerDeps, type MethodHandler } from './handlers/method-handler';
 import { promptHandlers } from './handlers/prompt.handlers';
 import { resourceHandlers } from './handlers/resource.handlers';
 import { toolHandlers } from './handlers/tool.handlers';
+import { visibleResource } from './visibility';
 
 /** What a request came to: a result, or the JSON-RPC error to send. Never a thrown error. */
 export type Outcome = { readonly result: JsonObject } | { readonly error: ErrorObject };
@@ -21,7 +22,7 @@ export class Router {
   private readonly table: ReadonlyMap<string, MethodHandler>;
   private readonly diagnostics: Diagnostics;
 
-  constructor(deps: HandlerDeps) {
+  constructor(private readonly deps: HandlerDeps) {
     this.diagnostics = deps.diagnostics;
     this.table = new Map([
       ...toolHandlers(deps),
@@ -38,6 +39,19 @@ export class Router {
 
   handles(method: string): method is Method {
     return this.table.has(method);
+  }
+
+  /** The resource URI a request names in `params[key]`, within `maxUriLength`; invalid params otherwise. */
+  resourceUri(params: JsonObject, key = 'uri'): string {
+    return requireUri(params, key, this.deps.maxUriLength);
+  }
+
+  /**
+   * Whether `principal` may know the resource `uri` (it exists and is visible to it), by the same
+   * rule as `resources/read`: what it may not read, it may not subscribe to or hear about either.
+   */
+  canRead(uri: string, principal: unknown): boolean {
+    return visibleResource(this.deps.registry, this.deps.visible, uri, principal) !== undefined;
   }
 
   /** Answers one request. Whatever the input, the outcome is a result or an error object. */

@@ -48,6 +48,7 @@ export class PhantomServer {
       paginator: new Paginator(options.pageSize, options.cursorKey),
       diagnostics: this.diagnostics,
       visible: options.visible ?? EVERYTHING_VISIBLE,
+      maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
     });
     this.add(...options.providers);
     if (options.forms?.length) scan({ providers: [], forms: options.forms, resolve: this.resolve });
@@ -85,6 +86,8 @@ export class PhantomServer {
       sessionStore: this.options.sessionStore,
       sessionIdleMs: this.options.sessionIdleMs,
       requestTimeoutMs: this.options.requestTimeoutMs,
+      maxInFlightPerSession: this.options.maxInFlightPerSession,
+      warningRateLimit: this.options.warningRateLimit,
       stateless: { stateKey: this.options.stateKey, stateTtlMs: this.options.stateTtlMs, cache: this.options.cacheDefaults },
     }));
   }
@@ -156,6 +159,9 @@ export class PhantomServer {
 
   private readonly isRegistered = (token: unknown): boolean => this.container.isRegistered(token as InjectionToken, true);
 }
+
+/** 8 KiB: far beyond any real resource URI, small enough that matching one costs nothing. */
+const DEFAULT_MAX_URI_LENGTH = 8 * 1024;
 
 function definedOnly<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Constructor } from '../metadata/metadata-store';
-import type { Diagnostics } from '../protocol/diagnostics';
+import type { Diagnostics, WarningRateLimit } from '../protocol/diagnostics';
 import type { SessionStore } from '../protocol/session/session-store';
 import type { Visibility } from '../router/visibility';
 import type { CacheHint } from '../decorators/cache-hint';
@@ -34,14 +34,34 @@ export interface PhantomServerOptions {
   readonly cursorKey?: string;
   /** Where the framework reports handler failures (default: stderr). */
   readonly diagnostics?: Diagnostics;
+  /**
+   * Warnings a client can cause at will (a response to no pending request) are rate-limited: at
+   * most `lines` of one kind per `windowMs` (default 10 per minute), then one line saying how
+   * many were suppressed.
+   */
+  readonly warningRateLimit?: WarningRateLimit;
   /** Which tools, prompts and resources a caller may see and use (default: all). */
   readonly visible?: Visibility;
+  /**
+   * Longest resource URI a request may name, in characters (default 8192): `resources/read`,
+   * `resources/subscribe`, `resources/unsubscribe` and completion refs; longer ones get -32602.
+   */
+  readonly maxUriLength?: number;
   /** Where sessions live (default: in memory, one process). */
   readonly sessionStore?: SessionStore;
-  /** Idle sessions expire after this long (default 30 minutes). */
+  /**
+   * Idle sessions expire after this long (default 30 minutes). Every message of a session counts
+   * as activity, and so does an open GET stream or pipe; a session with a request running never expires.
+   */
   readonly sessionIdleMs?: number;
   /** How long `ctx.elicit`, `ctx.sample` and `ctx.listRoots` wait for the client (default 5 minutes). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Requests one session may have running at once (default 100). More are answered at once with
+   * the JSON-RPC error -32010 (`ErrorCode.TooManyRequests`; over HTTP with status 200, so clients
+   * read it as any other error); lifecycle requests such as `ping` are never refused.
+   */
+  readonly maxInFlightPerSession?: number;
   /**
    * Signs the stateless era's `requestState` (HMAC-SHA256). Default: a random key per process;
    * set it when several replicas must accept each other's states.

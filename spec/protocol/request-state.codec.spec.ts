@@ -18,6 +18,11 @@ describe('RequestStateCodec', () => {
     expect(codec.open(state, retry)).to.deep.equal({});
   });
 
+  it('binds to the principal whatever order its keys come back in', () => {
+    const state = codec.seal({ ...binding, principal: { user: 'ada', roles: ['dev'] } }, { k: 1 });
+    expect(codec.open(state, { ...binding, principal: { roles: ['dev'], user: 'ada' } })).to.deep.equal({ k: 1 });
+  });
+
   it('rejects a tampered state', () => {
     const state = codec.seal(binding, { k: 1 });
     invalid(() => codec.open(`${state}-TAMPERED`, binding));

@@ -30,6 +30,11 @@ export class InFlight {
     return cancellation !== undefined;
   }
 
+  /** How many requests of the session are running. */
+  count(sessionId: string): number {
+    return this.sessions.get(sessionId)?.size ?? 0;
+  }
+
   /** Whether the session has a request running. */
   busy(sessionId: string): boolean {
     return this.sessions.has(sessionId);

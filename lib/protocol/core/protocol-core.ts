@@ -4,7 +4,9 @@ import { Context } from '../../context/context';
 import type { PhantomServer } from '../../server/phantom-server';
 import type { ListKind } from '../../router/registry';
 import { serverCapabilities } from '../capabilities';
+import { WarningThrottle, type WarningRateLimit } from '../diagnostics';
 import { ErrorCode } from '../error-codes';
+import { tooManyRequests } from '../error-mapper';
 import { ProtocolError } from '../errors';
 import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
 import { Method, Notification } from '../methods';
@@ -28,6 +30,10 @@ export interface ProtocolOptions {
   readonly sessionIdleMs?: number;
   /** How long server-to-client requests wait for an answer (default 5 minutes). */
   readonly requestTimeoutMs?: number;
+  /** Requests one session may have running at once (default 100); more are refused with -32010. */
+  readonly maxInFlightPerSession?: number;
+  /** Warnings a client can cause: at most this many lines of one kind per window (default 10 a minute). */
+  readonly warningRateLimit?: WarningRateLimit;
   /** Stateless era: signs `requestState`, its lifetime, and caching defaults. */
   readonly stateless?: Omit<StatelessOptions, 'cache'> & { readonly cache?: Partial<CacheDefaults> };
 }
@@ -64,12 +70,16 @@ export class ProtocolCore implements ChannelHost {
   readonly stateless: StatelessEra;
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
+  private readonly maxInFlight: number;
+  private readonly clientWarnings: WarningThrottle;
   private readonly idleMs: number;
   private readonly unsubscribe: () => void;
 
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
+    this.maxInFlight = options.maxInFlightPerSession ?? 100;
+    this.clientWarnings = new WarningThrottle(server.diagnostics, options.warningRateLimit);
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
     this.stateless = new StatelessEra(server, this.listeners, {
       ...options.stateless,
@@ -111,6 +121,16 @@ export class ProtocolCore implements ChannelHost {
 
   /** Answers one request of an initialised session; `undefined` when it was cancelled (no answer is sent). */
   async request(state: SessionState, message: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
+    try {
+      return await this.answer(state, message, exchange);
+    } finally {
+      // The idle clock starts when the last request ends, not when it began (a running request
+      // keeps its session from expiring), and every request counts: a ping too.
+      this.touch(state.id);
+    }
+  }
+
+  private async answer(state: SessionState, message: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
     if (message.method === Method.Initialize) {
       return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
     }
@@ -119,6 +139,9 @@ export class ProtocolCore implements ChannelHost {
     if (!this.server.router.handles(message.method)) {
       return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
     }
+    // A request that never returns holds its handler, its params and what it waits for: a client
+    // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
+    if (this.inFlight.count(state.id) >= this.maxInFlight) return failure(message.id, tooManyRequests(this.maxInFlight));
     const controller = this.inFlight.start(state.id, message.id);
     try {
       const ctx = this.contextFor(state, message, exchange, controller);
@@ -127,8 +150,6 @@ export class ProtocolCore implements ChannelHost {
       return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
     } finally {
       this.inFlight.finish(state.id, message.id);
-      // The idle clock starts when the last request ends, not when it began.
-      this.sessions.touch(state.id).catch((error) => this.server.diagnostics.error('session touch failed', error));
     }
   }
 
@@ -140,11 +161,15 @@ export class ProtocolCore implements ChannelHost {
     } else if (message.method === Notification.Cancelled) {
       this.inFlight.cancel(state.id, message.params?.requestId, message.params?.reason);
     }
+    this.touch(state.id);
   }
 
-  /** Routes a client's response to the request of this session waiting for it. */
+  /** Routes a client's response to the request of this session waiting for it; one that matches none is ignored. */
   response(state: SessionState, message: JsonRpcResponse): boolean {
-    return this.pending.settle(state.id, message);
+    this.touch(state.id);
+    if (this.pending.settle(state.id, message)) return true;
+    this.clientWarnings.warn('unmatched response', `session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
+    return false;
   }
 
   /** Where messages that belong to no request go for this session (the GET stream, the pipe). */
@@ -157,8 +182,9 @@ export class ProtocolCore implements ChannelHost {
 
 
   /**
-   * Keeps a session alive while its connection is (a stdio pipe may sit idle for hours): touches
-   * it well within the idle timeout until the returned function is called.
+   * Keeps a session alive while a connection of it is open (a stdio pipe, a GET stream: either
+   * may sit idle for hours): touches it well within the idle timeout until the returned function
+   * is called.
    */
   keepAlive(sessionId: string): () => void {
     const timer = setInterval(() => {
@@ -174,11 +200,21 @@ export class ProtocolCore implements ChannelHost {
     return this.sessions.delete(id);
   }
 
-  /** Tells every session subscribed to `uri` that it changed. */
+  /**
+   * Tells every session subscribed to `uri`, and every listen stream asking for it, that it
+   * changed; only those whose principal may know the resource (visibility can change after a
+   * subscription was made).
+   */
   async resourceUpdated(uri: string): Promise<void> {
     const message = notification(Notification.ResourceUpdated, { uri });
-    this.listeners.resourceUpdated(uri);
-    for (const id of await this.sessions.subscribers(uri)) this.standalone.get(id)?.(message);
+    const mayKnow = (principal: unknown) => this.server.router.canRead(uri, principal);
+    this.listeners.resourceUpdated(uri, mayKnow);
+    for (const id of await this.sessions.subscribers(uri)) {
+      const sink = this.standalone.get(id);
+      if (!sink) continue;
+      const state = await this.sessions.load(id);
+      if (state && mayKnow(state.principal)) sink(message);
+    }
   }
 
   /** Announces the end of a URL elicitation to the client that was sent it. */
@@ -214,9 +250,14 @@ export class ProtocolCore implements ChannelHost {
     await this.sessions.close();
   }
 
+  /** Any message of a session restarts its idle clock. */
+  private touch(sessionId: string): void {
+    this.sessions.touch(sessionId).catch((error) => this.server.diagnostics.error('session touch failed', error));
+  }
+
   private async runLifecycle(state: SessionState, message: JsonRpcRequest, handler: NonNullable<ReturnType<typeof LIFECYCLE_HANDLERS.get>>): Promise<JsonRpcResponse> {
     try {
-      const { result, changed } = await handler(message.params ?? {}, state);
+      const { result, changed } = await handler(message.params ?? {}, state, this.server.router);
       if (changed) await this.sessions.save(state);
       return success(message.id, result);
     } catch (error) {

@@ -14,6 +14,8 @@ type Deliver = (method: Notification, params: JsonObject) => void;
 
 interface Listener {
   readonly filter: ListenFilter;
+  /** Who opened the stream: a resource it may not know is never announced to it. */
+  readonly principal: unknown;
   readonly deliver: Deliver;
   readonly end: () => void;
 }
@@ -33,8 +35,8 @@ export class SubscriptionHub {
   private readonly listeners = new Set<Listener>();
 
   /** Registers a stream; returns how to remove it. `end` is called if the server closes it first. */
-  add(filter: ListenFilter, deliver: Deliver, end: () => void): () => void {
-    const listener: Listener = { filter, deliver, end };
+  add(filter: ListenFilter, principal: unknown, deliver: Deliver, end: () => void): () => void {
+    const listener: Listener = { filter, principal, deliver, end };
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -43,8 +45,11 @@ export class SubscriptionHub {
     for (const { filter, deliver } of this.listeners) if (filter[FLAG_OF[kind]] === true) deliver(NOTIFICATION_OF[kind], {});
   }
 
-  resourceUpdated(uri: string): void {
-    for (const { filter, deliver } of this.listeners) if (filter.resourceSubscriptions?.includes(uri)) deliver(Notification.ResourceUpdated, { uri });
+  /** Announces `uri` to the streams that asked for it and whose principal `mayKnow` it. */
+  resourceUpdated(uri: string, mayKnow: (principal: unknown) => boolean): void {
+    for (const { filter, principal, deliver } of this.listeners) {
+      if (filter.resourceSubscriptions?.includes(uri) && mayKnow(principal)) deliver(Notification.ResourceUpdated, { uri });
+    }
   }
 
   /** Ends every stream (server shutdown): each gets its graceful closing response. */

@@ -1,17 +1,19 @@
+import { resourceNotFound } from '../error-mapper';
 import { ProtocolError } from '../errors';
 import { Method } from '../methods';
 import type { SessionState } from '../session/session-state';
 import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../wire.types';
 
+/** What the lifecycle methods ask of the router: a checked URI, and whether a caller may know it. */
+export interface ResourceAccess {
+  resourceUri(params: JsonObject): string;
+  canRead(uri: string, principal: unknown): boolean;
+}
+
 /** A session-era method that reads or changes the session itself rather than the router. */
-export type LifecycleHandler = (params: JsonObject, state: SessionState) => Promise<{ result: JsonObject; changed: boolean }>;
+export type LifecycleHandler = (params: JsonObject, state: SessionState, resources: ResourceAccess) => Promise<{ result: JsonObject; changed: boolean }>;
 
 const EMPTY = Object.freeze({}) as JsonObject;
-
-function requireUri(params: JsonObject): string {
-  if (typeof params.uri !== 'string' || params.uri.length === 0) throw ProtocolError.invalidParams('"uri" must be a non-empty string');
-  return params.uri;
-}
 
 export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleHandler> = new Map<string, LifecycleHandler>([
   [Method.Ping, async () => ({ result: EMPTY, changed: false })],
@@ -22,14 +24,16 @@ export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleHandler> = new Map
     state.logLevel = params.level as LoggingLevel;
     return { result: EMPTY, changed: true };
   }],
-  [Method.ResourcesSubscribe, async (params, state) => {
-    const uri = requireUri(params);
+  [Method.ResourcesSubscribe, async (params, state, resources) => {
+    const uri = resources.resourceUri(params);
+    // Hidden means unknown here too: subscribing answers as `resources/read` would.
+    if (!resources.canRead(uri, state.principal)) throw resourceNotFound(uri);
     if (state.subscriptions.includes(uri)) return { result: EMPTY, changed: false };
     state.subscriptions = [...state.subscriptions, uri];
     return { result: EMPTY, changed: true };
   }],
-  [Method.ResourcesUnsubscribe, async (params, state) => {
-    const uri = requireUri(params);
+  [Method.ResourcesUnsubscribe, async (params, state, resources) => {
+    const uri = resources.resourceUri(params);
     const before = state.subscriptions.length;
     state.subscriptions = state.subscriptions.filter((s) => s !== uri);
     return { result: EMPTY, changed: state.subscriptions.length !== before };

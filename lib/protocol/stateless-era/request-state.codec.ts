@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from '../canonical-json';
 import { ProtocolError } from '../errors';
 import type { JsonObject } from '../wire.types';
 
@@ -75,20 +76,7 @@ function paramsDigest(params: JsonObject): string {
   return digest(Object.fromEntries(Object.entries(params).filter(([key]) => !ROUND_KEYS.has(key))));
 }
 
-/** SHA-256 of a canonical JSON form (object keys sorted), so key order never matters. */
+/** SHA-256 of the canonical JSON form (object keys sorted), so key order never matters. */
 function digest(value: unknown): string {
-  return createHash('sha256').update(canonical(value)).digest('base64url');
-}
-
-/** Deeper than this, params are refused rather than walked (no client needs it; a stack does). */
-const MAX_DEPTH = 64;
-
-function canonical(value: unknown, depth = 0): string {
-  if (depth > MAX_DEPTH) throw ProtocolError.invalidParams(`params are nested deeper than ${MAX_DEPTH} levels`);
-  if (Array.isArray(value)) return `[${value.map((item) => canonical(item, depth + 1)).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as JsonObject).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, depth + 1)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return createHash('sha256').update(canonicalJson(value, 'params are')).digest('base64url');
 }

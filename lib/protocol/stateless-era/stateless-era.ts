@@ -165,7 +165,7 @@ export class StatelessEra {
     };
     deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
     const closedByServer = await new Promise<boolean>((resolve) => {
-      const remove = this.hub.add(filter, (method: Notification, params) => deliver(method, params), () => resolve(true));
+      const remove = this.hub.add(filter, facts.principal, (method: Notification, params) => deliver(method, params), () => resolve(true));
       facts.cancellation.onCancel(() => { remove(); resolve(false); });
     });
     if (!closedByServer) return { status: 200 };

@@ -4,12 +4,12 @@ import type { JsonObject } from '../../protocol/wire.types';
 import type { Completer } from '../../scanner/definitions';
 import type { Registry } from '../registry';
 import type { VisibleItem } from '../visibility';
-import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
+import { optionalObject, requireString, requireUri, type HandlerDeps, type MethodEntry } from './method-handler';
 
 /** The spec caps a completion answer at 100 values. */
 export const MAX_COMPLETION_VALUES = 100;
 
-export function completionHandlers({ registry, visible }: HandlerDeps): MethodEntry[] {
+export function completionHandlers({ registry, visible, maxUriLength }: HandlerDeps): MethodEntry[] {
   return [
     [Method.CompletionComplete, async (params, ctx) => {
       const ref = optionalObject(params, 'ref');
@@ -18,7 +18,7 @@ export function completionHandlers({ registry, visible }: HandlerDeps): MethodEn
       const value = typeof argument.value === 'string' ? argument.value : '';
       const context = optionalObject(params, 'context');
       const args = stringsOf(optionalObject(context, 'arguments'));
-      const completer = completerFor(registry, ref, (item) => visible(item, ctx.principal)).get(name);
+      const completer = completerFor(registry, ref, maxUriLength, (item) => visible(item, ctx.principal)).get(name);
       if (!completer) return { completion: { values: [] } };
       const outcome = await completer(value, args, ctx);
       const values = outcome.values.slice(0, MAX_COMPLETION_VALUES);
@@ -28,7 +28,7 @@ export function completionHandlers({ registry, visible }: HandlerDeps): MethodEn
   ];
 }
 
-function completerFor(registry: Registry, ref: JsonObject, canSee: (item: VisibleItem) => boolean): ReadonlyMap<string, Completer> {
+function completerFor(registry: Registry, ref: JsonObject, maxUriLength: number, canSee: (item: VisibleItem) => boolean): ReadonlyMap<string, Completer> {
   if (ref.type === 'ref/prompt') {
     const name = requireString(ref, 'name');
     const prompt = registry.prompt(name);
@@ -36,7 +36,7 @@ function completerFor(registry: Registry, ref: JsonObject, canSee: (item: Visibl
     return prompt.completers;
   }
   if (ref.type === 'ref/resource') {
-    const uri = requireString(ref, 'uri');
+    const uri = requireUri(ref, 'uri', maxUriLength);
     const template = registry.template(uri);
     if (!template || !canSee({ kind: 'template', uriTemplate: uri })) throw ProtocolError.invalidParams(`Unknown resource template: ${uri}`);
     return template.completers;

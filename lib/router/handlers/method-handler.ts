@@ -17,12 +17,25 @@ export interface HandlerDeps {
   readonly paginator: Paginator;
   readonly diagnostics: Diagnostics;
   readonly visible: Visibility;
+  /** Longest resource URI a request may name (`maxUriLength`). */
+  readonly maxUriLength: number;
 }
 
 /** Reads a required string parameter, or fails with invalid params naming it. */
 export function requireString(params: JsonObject, key: string): string {
   const value = params[key];
   if (typeof value !== 'string') throw ProtocolError.invalidParams(`"${key}" must be a string`);
+  return value;
+}
+
+/**
+ * Reads a parameter naming a resource URI: a string no longer than `maxLength`. The one length
+ * check for every URI a client sends (reads, subscriptions, completion refs), made before any
+ * lookup: a multi-megabyte URI costs the template matcher and every echo of it in an error.
+ */
+export function requireUri(params: JsonObject, key: string, maxLength: number): string {
+  const value = requireString(params, key);
+  if (value.length > maxLength) throw ProtocolError.invalidParams(`"${key}" is ${value.length} characters long; this server accepts URIs of up to ${maxLength}`);
   return value;
 }
 

@@ -6,10 +6,9 @@ import type { JsonObject, WireResource } from '../../protocol/wire.types';
 import { normaliseResourceResult } from '../../results/resource-content';
 import { validateArguments } from '../../schema';
 import type { HandlerDeps, MethodEntry } from './method-handler';
-import { requireString } from './method-handler';
+import { requireUri } from './method-handler';
 import { pagedList } from './paged-list';
-import type { Visibility } from '../visibility';
-import type { ResourceDefinition } from '../../scanner/definitions';
+import { visibleResource } from '../visibility';
 
 export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
   const { registry, visible } = deps;
@@ -21,9 +20,9 @@ export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
       list: 'templates', resultKey: 'resourceTemplates', items: () => registry.templateList(), itemOf: (t) => ({ kind: 'template', uriTemplate: t.uriTemplate }),
     })],
     [Method.ResourcesRead, async (params, ctx) => {
-      const uri = requireString(params, 'uri');
-      const resolved = registry.resolveResource(uri);
-      if (!resolved || !isVisible(visible, resolved.definition, uri, ctx)) throw resourceNotFound(uri);
+      const uri = requireUri(params, 'uri', deps.maxUriLength);
+      const resolved = visibleResource(registry, visible, uri, ctx.principal);
+      if (!resolved) throw resourceNotFound(uri);
       const { definition } = resolved;
       let input: unknown = resolved.params;
       if (definition.kind === 'template' && definition.paramsClass) {
@@ -37,12 +36,6 @@ export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
       return normaliseResourceResult(value, { uri, mimeType: definition.mimeType }) as unknown as JsonObject;
     }],
   ];
-}
-
-/** A resource read through a template must be visible both as the URI and as its template. */
-function isVisible(visible: Visibility, definition: ResourceDefinition, uri: string, ctx: Context): boolean {
-  if (!visible({ kind: 'resource', uri }, ctx.principal)) return false;
-  return definition.kind === 'resource' || visible({ kind: 'template', uriTemplate: definition.uriTemplate.source }, ctx.principal);
 }
 
 /** Fixed resources, then what each template's lister names; a failing lister is logged and skipped. */

@@ -138,7 +138,7 @@ export class StreamableHttpHandler implements StreamFactory {
         replyStatus(res, 202, headers);
       },
       response: async ({ message }) => {
-        if (!this.core.response(state, message)) this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
+        this.core.response(state, message);
         replyStatus(res, 202, headers);
       },
       request: async ({ message }) => {
@@ -188,6 +188,10 @@ export class StreamableHttpHandler implements StreamFactory {
     if (!accepts(req, 'text/event-stream')) return replyError(res, 406, refusals.notAcceptable('the client must accept text/event-stream'), cors);
     const state = await this.session(req, res, principal, cors, null);
     if (!state) return;
+    // An open stream is activity: a client that only listens keeps its session and subscriptions.
+    const release = this.core.keepAlive(state.id);
+    if (res.destroyed) release();
+    else res.once('close', release);
     const headers = { ...cors, ...SSE_HEADERS, [SESSION_HEADER]: state.id };
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId !== undefined) return this.resume(res, state, lastEventId, headers, cors);

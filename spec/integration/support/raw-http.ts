@@ -52,3 +52,32 @@ export function sseMessages(text: string): any[] {
 export function sseIds(text: string): string[] {
   return text.split('\n').filter((l) => l.startsWith('id:')).map((l) => l.slice(3).trim());
 }
+
+/** Reads a live SSE response one message at a time (priming events skipped); `close` aborts it. */
+export interface SseReader {
+  next(): Promise<any>;
+  close(): void;
+}
+
+export async function openSse(url: string, init: RequestInit): Promise<SseReader & { status: number }> {
+  const controller = new AbortController();
+  const response = await fetch(url, { ...init, signal: controller.signal });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const next = async (): Promise<any> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const data = buffer.slice(0, end).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
+        buffer = buffer.slice(end + 2);
+        if (data.length > 0) return JSON.parse(data);
+        continue;
+      }
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error('the stream ended');
+      buffer += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  return { status: response.status, next, close: () => controller.abort() };
+}

@@ -1,0 +1,133 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { PhantomServer, Resource, SILENT_DIAGNOSTICS, type HttpListener, type VisibleItem } from '../../lib';
+import { openSession, openSse, post } from './support/raw-http';
+import { connectHttp } from './support/sdk-clients';
+import { meta } from './support/stateless-client';
+
+class Library {
+  @Resource('public://doc', { description: 'Everyone may read it' })
+  publicDoc() { return 'public'; }
+
+  @Resource('secret://doc', { description: 'Only granted users may read it' })
+  secretDoc() { return 'secret'; }
+
+  @Resource('vault://{id}', { description: 'Documents whose template only granted users may see' })
+  vault({ id }: { id: string }) { return `vault ${id}`; }
+}
+
+/** Users who may see the secret document and the vault template; the rest see neither. */
+const granted = new Set<string>();
+
+function secret(item: VisibleItem): boolean {
+  return (item.kind === 'resource' && item.uri.startsWith('secret://')) || (item.kind === 'template' && item.uriTemplate.startsWith('vault://'));
+}
+
+describe('hidden resources', () => {
+  let server: PhantomServer;
+  let listener: HttpListener;
+  let url: string;
+
+  before(async () => {
+    server = new PhantomServer({
+      name: 'library', version: '1', providers: [Library], diagnostics: SILENT_DIAGNOSTICS,
+      visible: (item, principal) => !secret(item) || granted.has((principal as { sub: string }).sub),
+    });
+    listener = await server.listen({ port: 0, authenticate: ({ headers }) => ({ allow: true, principal: { sub: String(headers['x-user']) } }) });
+    url = listener.url;
+  });
+
+  beforeEach(() => {
+    granted.clear();
+    granted.add('ada');
+  });
+
+  after(async () => {
+    await listener.close();
+    await server.close();
+  });
+
+  describe('resources/subscribe (session era)', () => {
+    const failureOf = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected an error'), (error: McpError) => ({ code: error.code, message: error.message, data: error.data }));
+
+    context('when the caller may not see the resource', () => {
+      it('answers -32002 with data.uri, exactly as resources/read does', async () => {
+        const { client } = await connectHttp(url, {}, { 'x-user': 'eve' });
+        const read = await failureOf(client.readResource({ uri: 'secret://doc' }));
+        const subscribe = await failureOf(client.subscribeResource({ uri: 'secret://doc' }));
+        expect(subscribe).to.deep.equal(read);
+        expect(subscribe.code).to.equal(-32002);
+        expect(subscribe.data).to.deep.equal({ uri: 'secret://doc' });
+        await client.close();
+      });
+    });
+
+    context('when the URI is visible but the template that serves it is not', () => {
+      it('answers -32002', async () => {
+        const { client } = await connectHttp(url, {}, { 'x-user': 'eve' });
+        expect((await failureOf(client.subscribeResource({ uri: 'vault://7' }))).code).to.equal(-32002);
+        await client.close();
+      });
+    });
+
+    context('when nothing serves the resource', () => {
+      it('answers -32002, as for a hidden one', async () => {
+        const { client } = await connectHttp(url, {}, { 'x-user': 'ada' });
+        const read = await failureOf(client.readResource({ uri: 'nothing://here' }));
+        expect(await failureOf(client.subscribeResource({ uri: 'nothing://here' }))).to.deep.equal(read);
+        await client.close();
+      });
+    });
+
+    context('when the caller may see the resource', () => {
+      it('subscribes', async () => {
+        const { client } = await connectHttp(url, {}, { 'x-user': 'ada' });
+        expect(await client.subscribeResource({ uri: 'secret://doc' })).to.deep.equal({});
+        expect(await client.subscribeResource({ uri: 'vault://7' })).to.deep.equal({});
+        await client.close();
+      });
+    });
+  });
+
+  describe('resource updates', () => {
+    context('when the resource was hidden from a session after it subscribed', () => {
+      it('no longer reach that session\'s GET stream', async () => {
+        granted.add('eve');
+        const headers = { 'x-user': 'eve' };
+        const session = await openSession(url, headers);
+        for (const [id, uri] of [[2, 'secret://doc'], [3, 'public://doc']] as const) {
+          expect((await post(url, { jsonrpc: '2.0', id, method: 'resources/subscribe', params: { uri } }, { ...headers, 'mcp-session-id': session })).json.result).to.deep.equal({});
+        }
+        const stream = await openSse(url, { headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': session } });
+        granted.delete('eve');
+        await server.resourceUpdated('secret://doc');
+        await server.resourceUpdated('public://doc');
+        expect((await stream.next()).params).to.deep.equal({ uri: 'public://doc' });
+        stream.close();
+      });
+    });
+
+    context('when a stateless subscriptions/listen stream asks for a hidden resource', () => {
+      const listen = (user: string) => openSse(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen', 'x-user': user },
+        body: JSON.stringify({ jsonrpc: '2.0', id: `listen-${user}`, method: 'subscriptions/listen', params: { _meta: meta(), notifications: { resourceSubscriptions: ['secret://doc', 'public://doc'] } } }),
+      });
+
+      it('never carries its updates to a caller who may not see it, and carries them to one who may', async () => {
+        const eve = await listen('eve');
+        const ada = await listen('ada');
+        expect((await eve.next()).method).to.equal('notifications/subscriptions/acknowledged');
+        expect((await ada.next()).method).to.equal('notifications/subscriptions/acknowledged');
+        await server.resourceUpdated('secret://doc');
+        await server.resourceUpdated('public://doc');
+        expect((await eve.next()).params.uri).to.equal('public://doc');
+        expect((await ada.next()).params.uri).to.equal('secret://doc');
+        expect((await ada.next()).params.uri).to.equal('public://doc');
+        eve.close();
+        ada.close();
+      });
+    });
+  });
+});

@@ -1,0 +1,186 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Context, InMemoryTransport, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Diagnostics, type HttpListener, type PhantomServerOptions } from '../../lib';
+import { everythingServer } from './support/everything.fixture';
+import { connectHttp, connectInMemory } from './support/sdk-clients';
+import { INITIALIZE, openSession, post } from './support/raw-http';
+import { call, meta } from './support/stateless-client';
+
+const errorOf = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected an error'), (error: McpError) => error);
+
+/** Resolves once `condition` holds (checked every few milliseconds; the spec's timeout bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+let running = 0;
+
+class Holder {
+  @Tool({ description: 'Runs until cancelled' })
+  async hold(_args: object, ctx: Context) {
+    running += 1;
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    running -= 1;
+    return 'released';
+  }
+}
+
+/** Diagnostics that keep the warnings they are given. */
+function recording(): { diagnostics: Diagnostics; warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, diagnostics: { error: () => {}, warn: (message) => { warnings.push(message); } } };
+}
+
+function holderServer(options: Partial<PhantomServerOptions> = {}): PhantomServer {
+  return new PhantomServer({ name: 'holder', version: '1', providers: [Holder], diagnostics: SILENT_DIAGNOSTICS, ...options });
+}
+
+describe('server limits', () => {
+  describe('maxInFlightPerSession (default 100)', () => {
+    context('when a session already has as many requests running as the limit', () => {
+      it('answers the next one with -32010 at once, and accepts again when one finishes (HTTP)', async () => {
+        const server = holderServer({ maxInFlightPerSession: 3 });
+        const listener = await server.listen({ port: 0 });
+        const { client } = await connectHttp(listener.url);
+        running = 0;
+        const controllers = [0, 1, 2].map(() => new AbortController());
+        const calls = controllers.map((controller) => client.callTool({ name: 'hold' }, undefined, { signal: controller.signal }).catch(() => 'aborted'));
+        await until(() => running === 3);
+        const refused = await errorOf(client.callTool({ name: 'hold' }));
+        expect(refused.code).to.equal(-32010);
+        expect(refused.message).to.contain('this session already has 3 running');
+        expect(refused.data).to.deep.equal({ maxInFlightPerSession: 3 });
+        expect(await client.ping()).to.deep.equal({});
+        controllers[0].abort();
+        await until(() => running === 2);
+        const again = new AbortController();
+        const accepted = client.callTool({ name: 'hold' }, undefined, { signal: again.signal }).catch(() => 'aborted');
+        await until(() => running === 3);
+        for (const controller of [...controllers, again]) controller.abort();
+        await Promise.all([...calls, accepted]);
+        await client.close();
+        await listener.close();
+        await server.close();
+      });
+
+      it('applies the default of 100 on a pipe', async () => {
+        const server = holderServer();
+        const client = await connectInMemory(server);
+        running = 0;
+        const controllers = Array.from({ length: 100 }, () => new AbortController());
+        const calls = controllers.map((controller) => client.callTool({ name: 'hold' }, undefined, { signal: controller.signal }).catch(() => 'aborted'));
+        await until(() => running === 100);
+        expect((await errorOf(client.callTool({ name: 'hold' }))).code).to.equal(-32010);
+        for (const controller of controllers) controller.abort();
+        await Promise.all(calls);
+        await client.close();
+        await server.close();
+      });
+    });
+  });
+
+  describe('warningRateLimit (default 10 lines of one kind per minute)', () => {
+    const bogus = (id: number) => ({ jsonrpc: '2.0', id: 1000 + id, result: {} });
+
+    context('when a client sends many responses to no pending request over HTTP', () => {
+      it('writes the first lines of the window, then one line saying how many it suppressed', async () => {
+        const { diagnostics, warnings } = recording();
+        const server = holderServer({ diagnostics, warningRateLimit: { lines: 3, windowMs: 1500 } });
+        const listener = await server.listen({ port: 0 });
+        try {
+          const session = await openSession(listener.url);
+          for (let i = 0; i < 20; i += 1) expect((await post(listener.url, bogus(i), { 'mcp-session-id': session })).status).to.equal(202);
+          expect(warnings).to.have.length(3);
+          for (const line of warnings) expect(line).to.match(/a response to no pending request was ignored$/);
+          await until(() => warnings.length > 3);
+          expect(warnings.slice(3)).to.deep.equal(['17 similar messages suppressed (unmatched response; at most 3 per 1500 ms)']);
+        } finally {
+          await listener.close();
+          await server.close();
+        }
+      });
+    });
+
+    context('when a client sends many responses to no pending request over a pipe', () => {
+      it('writes at most 10 lines by default', async () => {
+        const { diagnostics, warnings } = recording();
+        const server = holderServer({ diagnostics });
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        const answered = new Set<unknown>();
+        clientSide.onmessage = (message) => answered.add((message as { id?: unknown }).id);
+        await clientSide.start();
+        await clientSide.send(INITIALIZE as never);
+        for (let i = 0; i < 25; i += 1) await clientSide.send(bogus(i) as never);
+        await clientSide.send({ jsonrpc: '2.0', id: 'last', method: 'ping' } as never);
+        await until(() => answered.has('last'));
+        expect(warnings).to.have.length(10);
+        await clientSide.close();
+        await server.close();
+      });
+    });
+  });
+
+  describe('maxUriLength (default 8192 characters)', () => {
+    let server: PhantomServer;
+    let client: Client;
+    const tooLong = `test://items/${'x'.repeat(8192)}`;
+    const asks: Record<string, (uri: string) => Promise<unknown>> = {
+      'resources/read': (uri) => client.readResource({ uri }),
+      'resources/subscribe': (uri) => client.subscribeResource({ uri }),
+      'resources/unsubscribe': (uri) => client.unsubscribeResource({ uri }),
+      'completion/complete': (uri) => client.complete({ ref: { type: 'ref/resource', uri }, argument: { name: 'id', value: '' } }),
+    };
+
+    before(async () => {
+      server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS });
+      client = await connectInMemory(server);
+    });
+
+    after(async () => {
+      await client.close();
+      await server.close();
+    });
+
+    context('when a request names a URI longer than the limit', () => {
+      for (const [method, ask] of Object.entries(asks)) {
+        it(`answers ${method} with -32602 saying so`, async () => {
+          const error = await errorOf(ask(tooLong));
+          expect(error.code).to.equal(-32602);
+          expect(error.message).to.contain('"uri" is 8205 characters long; this server accepts URIs of up to 8192');
+        });
+      }
+
+      it('answers the stateless era the same way', async () => {
+        const http: HttpListener = await server.listen({ port: 0 });
+        try {
+          const reply = await call(http.url, 'resources/read', { _meta: meta(), uri: tooLong });
+          expect(reply.body.error.code).to.equal(-32602);
+          expect(reply.body.error.message).to.contain('this server accepts URIs of up to 8192');
+        } finally {
+          await http.close();
+        }
+      });
+    });
+
+    context('when the URI is within the limit', () => {
+      it('serves it', async () => {
+        const uri = `test://items/${'x'.repeat(8192 - 'test://items/'.length)}`;
+        expect((await client.readResource({ uri })).contents).to.have.length(1);
+      });
+    });
+
+    context('when the server sets its own limit', () => {
+      it('applies it', async () => {
+        const strict = everythingServer({ diagnostics: SILENT_DIAGNOSTICS, maxUriLength: 16 });
+        const small = await connectInMemory(strict);
+        expect((await errorOf(small.readResource({ uri: 'test://items/12345' }))).message).to.contain('up to 16');
+        expect((await small.readResource({ uri: 'test://items/1' })).contents).to.have.length(1);
+        await small.close();
+        await strict.close();
+      });
+    });
+  });
+});

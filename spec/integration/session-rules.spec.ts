@@ -1,0 +1,108 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SILENT_DIAGNOSTICS, type HttpListener, type ListenOptions, type PhantomServer, type PhantomServerOptions } from '../../lib';
+import { everythingServer } from './support/everything.fixture';
+import { openSession, post } from './support/raw-http';
+import { connectHttp } from './support/sdk-clients';
+
+const IDLE_MS = 200;
+
+/** Lets `periods` idle timeouts pass. */
+const idle = (periods: number) => new Promise((resolve) => setTimeout(resolve, periods * IDLE_MS));
+
+describe('session rules over Streamable HTTP', () => {
+  let server: PhantomServer;
+  let listener: HttpListener;
+
+  async function serve(options: Partial<PhantomServerOptions> = {}, listen: ListenOptions = {}): Promise<string> {
+    server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS, sessionIdleMs: IDLE_MS, ...options });
+    listener = await server.listen({ port: 0, ...listen });
+    return listener.url;
+  }
+
+  afterEach(async () => {
+    await listener.close();
+    await server.close();
+  });
+
+  describe('the idle clock (sessionIdleMs)', () => {
+    const ping = (url: string, session: string, id: number) => post(url, { jsonrpc: '2.0', id, method: 'ping' }, { 'mcp-session-id': session });
+
+    context('when the client sends nothing', () => {
+      it('expires the session: 404', async () => {
+        const url = await serve();
+        const session = await openSession(url);
+        await idle(3);
+        expect((await ping(url, session, 2)).status).to.equal(404);
+      });
+    });
+
+    context('when the client only pings', () => {
+      it('keeps the session past several idle periods', async () => {
+        const url = await serve();
+        const session = await openSession(url);
+        for (let id = 2; id < 22; id += 1) {
+          expect((await ping(url, session, id)).status).to.equal(200);
+          await idle(0.25);
+        }
+        const reply = await post(url, { jsonrpc: '2.0', id: 99, method: 'tools/list' }, { 'mcp-session-id': session });
+        expect(reply.status).to.equal(200);
+        expect(reply.json.result.tools).to.be.an('array').that.is.not.empty;
+      });
+    });
+
+    context('when the client only sends notifications and responses', () => {
+      it('keeps the session past several idle periods', async () => {
+        const url = await serve();
+        const session = await openSession(url);
+        const messages = [{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, { jsonrpc: '2.0', id: 77, result: {} }];
+        for (let i = 0; i < 20; i += 1) {
+          expect((await post(url, messages[i % 2], { 'mcp-session-id': session })).status).to.equal(202);
+          await idle(0.25);
+        }
+        expect((await ping(url, session, 2)).status).to.equal(200);
+      });
+    });
+
+    context('when the client only holds its GET stream open', () => {
+      it('keeps the session and its subscriptions past several idle periods (official SDK client)', async () => {
+        const url = await serve();
+        const { client } = await connectHttp(url);
+        const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
+        await client.subscribeResource({ uri: 'test://watched' });
+        await idle(5);
+        expect((await client.listTools()).tools).to.be.an('array').that.is.not.empty;
+        await server.resourceUpdated('test://watched');
+        expect(await updated).to.equal('test://watched');
+        await client.close();
+      });
+    });
+  });
+
+  describe('the principal a session is bound to', () => {
+    context('when the authentication hook returns it with its keys in another order', () => {
+      it('serves the session as the same principal (no 403)', async () => {
+        let calls = 0;
+        const url = await serve({}, {
+          authenticate: () => {
+            calls += 1;
+            return { allow: true, principal: calls % 2 === 1 ? { sub: 'ada', roles: ['dev'], org: { id: 7, name: 'x' } } : { org: { name: 'x', id: 7 }, roles: ['dev'], sub: 'ada' } };
+          },
+        });
+        const session = await openSession(url);
+        for (let id = 2; id < 5; id += 1) {
+          expect((await post(url, { jsonrpc: '2.0', id, method: 'ping' }, { 'mcp-session-id': session })).status).to.equal(200);
+        }
+      });
+    });
+
+    context('when another principal uses the session', () => {
+      it('answers 403', async () => {
+        const url = await serve({}, { authenticate: ({ headers }) => ({ allow: true, principal: { sub: String(headers['x-user']) } }) });
+        const session = await openSession(url, { 'x-user': 'ada' });
+        expect((await post(url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': session, 'x-user': 'eve' })).status).to.equal(403);
+      });
+    });
+  });
+});
