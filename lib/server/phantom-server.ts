@@ -87,6 +87,7 @@ export class PhantomServer {
       sessionStore: this.options.sessionStore,
       sessionIdleMs: this.options.sessionIdleMs,
       requestTimeoutMs: this.options.requestTimeoutMs,
+      maxJsonDepth: this.options.maxJsonDepth,
       stateless: { stateKey: this.options.stateKey, stateTtlMs: this.options.stateTtlMs, cache: this.options.cacheDefaults },
     }));
   }

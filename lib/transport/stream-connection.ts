@@ -69,12 +69,14 @@ export class StreamConnection {
   };
 
   private async receive(value: unknown): Promise<void> {
-    await dispatchByKind(classify(value), this.onKind);
+    await dispatchByKind(classify(value, this.core.maxJsonDepth), this.onKind);
   }
 
   private async request(message: JsonRpcRequest): Promise<void> {
     if (message.method === Method.Initialize && !this.state && !this.stateless) {
-      const { state, response } = await this.core.initialize(message, this.principal);
+      const initialized = await this.core.initialize(message, this.principal).catch((error: unknown) => this.failed(message, error));
+      if (!initialized) return;
+      const { state, response } = initialized;
       if (state) {
         this.state = state;
         const detach = this.core.attachStandalone(state.id, (m) => this.send(m));

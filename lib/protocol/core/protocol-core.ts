@@ -6,7 +6,7 @@ import type { ListKind } from '../../router/registry';
 import { serverCapabilities } from '../capabilities';
 import { ErrorCode } from '../error-codes';
 import { ProtocolError } from '../errors';
-import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
+import { DEFAULT_MAX_JSON_DEPTH, failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
 import { Method, Notification } from '../methods';
 import { LIFECYCLE_HANDLERS } from '../session-era/lifecycle.handlers';
 import { SessionChannel, type ChannelHost } from '../session-era/session-channel';
@@ -28,6 +28,8 @@ export interface ProtocolOptions {
   readonly sessionIdleMs?: number;
   /** How long server-to-client requests wait for an answer (default 5 minutes). */
   readonly requestTimeoutMs?: number;
+  /** How deeply a message may nest (default `DEFAULT_MAX_JSON_DEPTH`, 100); deeper ones are refused with -32600. */
+  readonly maxJsonDepth?: number;
   /** Stateless era: signs `requestState`, its lifetime, and caching defaults. */
   readonly stateless?: Omit<StatelessOptions, 'cache'> & { readonly cache?: Partial<CacheDefaults> };
 }
@@ -62,6 +64,8 @@ export class ProtocolCore implements ChannelHost {
   private readonly urlElicitations = new Map<string, { sessionId: string; exchange: Exchange }>();
   /** Protocol 2026-07-28: per-request `_meta`, no sessions. */
   readonly stateless: StatelessEra;
+  /** The nesting limit every transport applies when it classifies a message. */
+  readonly maxJsonDepth: number;
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
   private readonly idleMs: number;
@@ -70,6 +74,7 @@ export class ProtocolCore implements ChannelHost {
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
+    this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
     this.stateless = new StatelessEra(server, this.listeners, {
       ...options.stateless,

@@ -80,15 +80,15 @@ function digest(value: unknown): string {
   return createHash('sha256').update(canonical(value)).digest('base64url');
 }
 
-/** Deeper than this, params are refused rather than walked (no client needs it; a stack does). */
-const MAX_DEPTH = 64;
-
-function canonical(value: unknown, depth = 0): string {
-  if (depth > MAX_DEPTH) throw ProtocolError.invalidParams(`params are nested deeper than ${MAX_DEPTH} levels`);
-  if (Array.isArray(value)) return `[${value.map((item) => canonical(item, depth + 1)).join(',')}]`;
+/**
+ * Recursive, and safe to be: the params it walks passed the depth limit every message meets when
+ * it is classified (`maxJsonDepth`), and principals are plain data of bounded depth.
+ */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonical(item)).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value as JsonObject).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, depth + 1)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

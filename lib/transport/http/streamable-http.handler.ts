@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolCore } from '../../protocol/core/protocol-core';
-import { classify, dispatchByKind, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { classify, dispatchByKind, failure, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../protocol/jsonrpc';
 import { carriesRequestMeta } from '../../protocol/stateless-era/request-meta';
 import { checkMirroredHeaders } from './mirrored-headers';
 import { StatelessExchange } from './stateless-exchange';
@@ -8,6 +8,7 @@ import { Method } from '../../protocol/methods';
 import type { SessionState } from '../../protocol/session/session-state';
 import { isSessionEraVersion } from '../../protocol/versions';
 import { isPlainData, samePrincipal } from '../../protocol/principal';
+import { toErrorObject } from '../../protocol/error-mapper';
 import { readBody } from './body-reader';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import type { AuthDecision, HttpOptions } from './http-options';
@@ -121,7 +122,7 @@ export class StreamableHttpHandler implements StreamFactory {
     const parsed = parseJson(body.text);
     if (!parsed.ok) return replyError(res, 400, PARSE_ERROR, cors);
     if (Array.isArray(parsed.value)) return replyError(res, 400, refusals.invalidRequest('batches are not supported; send one message per request'), cors);
-    const incoming = classify(parsed.value);
+    const incoming = classify(parsed.value, this.core.maxJsonDepth);
     if (incoming.kind === 'invalid') return replyError(res, 400, incoming.error, cors, incoming.id);
     if (header(req, SESSION_HEADER) === undefined && isStatelessTraffic(incoming, header(req, VERSION_HEADER))) {
       return this.stateless(req, res, incoming, principal, cors);
@@ -143,7 +144,8 @@ export class StreamableHttpHandler implements StreamFactory {
       },
       request: async ({ message }) => {
         const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
-        const response = await this.core.request(state, message, exchange);
+        const response = await this.core.request(state, message, exchange)
+          .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, this.core.server.diagnostics)));
         if (response) exchange.respond(response);
         else exchange.abandon();
       },
@@ -173,7 +175,13 @@ export class StreamableHttpHandler implements StreamFactory {
     if (header(req, SESSION_HEADER) !== undefined) {
       return replyError(res, 400, refusals.invalidRequest('initialize starts a new session and must not carry Mcp-Session-Id'), cors, message.id);
     }
-    const { state, response } = await this.core.initialize(message, principal);
+    let initialized: Awaited<ReturnType<ProtocolCore['initialize']>>;
+    try {
+      initialized = await this.core.initialize(message, principal);
+    } catch (error) {
+      return replyError(res, 500, toErrorObject(error, message.method, this.core.server.diagnostics), cors, message.id);
+    }
+    const { state, response } = initialized;
     const headers = state ? { ...cors, [SESSION_HEADER]: state.id } : cors;
     const body = JSON.stringify(response);
     res.writeHead(state ? 200 : 400, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
