@@ -1,13 +1,15 @@
 import { ToolResult } from '../results/tool-result';
 import type { CallToolResult } from './wire.types';
 import { ErrorCode } from './error-codes';
-import { InputRequiredSignal, ProtocolError, ToolError } from './errors';
+import { ClientError, InputRequiredSignal, ProtocolError, ToolError } from './errors';
 import type { Diagnostics } from './diagnostics';
 
 /**
  * The one place that decides what a thrown value becomes on the wire.
  * - `ProtocolError`: its own JSON-RPC error, as thrown.
  * - `ToolError` in a tool: a result with `isError: true` and its message.
+ * - `ClientError` (the client failed a request of ours) in a tool: likewise; elsewhere it is an
+ *   internal error of the request, never the client's code forwarded as ours.
  * - anything else: a generic message (the detail goes to diagnostics, never to the client).
  */
 export interface ErrorObject {
@@ -19,7 +21,7 @@ export interface ErrorObject {
 /** A tool's failure as the model should see it. `ProtocolError`s are not results: rethrown. */
 export function toolFailure(error: unknown, label: string, diagnostics: Diagnostics): CallToolResult {
   if (error instanceof ProtocolError || error instanceof InputRequiredSignal) throw error;
-  if (error instanceof ToolError) return ToolResult.error(error.message);
+  if (error instanceof ToolError || error instanceof ClientError) return ToolResult.error(error.message);
   diagnostics.error(`${label} threw`, error);
   return ToolResult.error('The tool failed with an internal error.');
 }
