@@ -11,6 +11,8 @@ export interface JsonRpcSuccess { readonly jsonrpc: '2.0'; readonly id: RequestI
 export interface JsonRpcFailure { readonly jsonrpc: '2.0'; readonly id: RequestId | null; readonly error: ErrorObject }
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+/** The answer to a JSON-RPC batch (protocol 2025-03-26 only): the responses of its elements. */
+export type JsonRpcBatchResponse = readonly JsonRpcResponse[];
 
 /** An incoming value sorted by what it is; `invalid` carries the error to answer with. */
 export type Classified =

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../protocol/jsonrpc';
+import type { JsonRpcBatchResponse, JsonRpcMessage } from '../protocol/jsonrpc';
 import type { MessageTransport } from './message-transport';
 
 /**
@@ -28,7 +28,7 @@ export class InMemoryTransport implements MessageTransport {
   }
 
   /** After either end closed, messages go nowhere (as on a pipe whose reader has gone). */
-  async send(message: JsonRpcMessage): Promise<void> {
+  async send(message: JsonRpcMessage | JsonRpcBatchResponse): Promise<void> {
     if (this.closed) return;
     this.peer?.receive(structuredClone(message));
   }

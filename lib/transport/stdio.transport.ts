@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { JsonRpcMessage } from '../protocol/jsonrpc';
+import type { JsonRpcBatchResponse, JsonRpcMessage } from '../protocol/jsonrpc';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
 
 export interface StdioOptions {
@@ -39,7 +39,7 @@ export class StdioTransport implements MessageTransport {
     this.input.resume();
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
+  async send(message: JsonRpcMessage | JsonRpcBatchResponse): Promise<void> {
     if (this.closed) return;
     const line = `${JSON.stringify(message)}\n`;
     if (!this.output.write(line)) await new Promise<void>((resolve) => this.output.once('drain', resolve));
