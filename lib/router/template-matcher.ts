@@ -29,8 +29,8 @@ interface Slot {
  * The reserved characters (RFC 3986 gen-delims and sub-delims) that expansion without `+` or `#`
  * always percent-encodes in a value, so such a variable never spans one: `{.x}{;y}` splits
  * `.x1;y=2` at the `;`. Left out: `,`, which the expansion itself writes between list items and
- * variables, and `!'()*`, which JavaScript's `encodeURIComponent` (the official SDKs' expansion)
- * leaves as they are. Characters outside the URI grammar (spaces, non-ASCII, a stray `%`) are
+ * variables, and `!'()*`, which JavaScript's `encodeURIComponent` (the official TypeScript SDK's
+ * expansion) leaves as they are. Characters outside the URI grammar (spaces, non-ASCII, a stray `%`) are
  * still accepted, as sloppy clients send them and they cannot be mistaken for structure.
  */
 const ENCODED_RESERVED = ':/?#[]@$&+;=';

@@ -10,7 +10,7 @@ export const EMPTY_BATCH: ErrorObject = Object.freeze({ code: ErrorCode.InvalidR
 
 /** Why a batch is refused as a whole: only a 2025-03-26 session takes batches (see `allowsBatches`). */
 export function batchRefusal(version: string | undefined): ErrorObject {
-  const which = version === undefined ? 'before a session is initialised' : `in protocol version ${version}`;
+  const which = version === undefined ? 'outside a 2025-03-26 session' : `in protocol version ${version}`;
   return { code: ErrorCode.InvalidRequest, message: `Invalid Request: batches are not supported ${which}; send one message at a time` };
 }
 
