@@ -18,7 +18,7 @@ export { ToolResult } from './results/tool-result';
 export { ResourceContent, type ResourceContentOptions } from './results/resource-content';
 export { userText, assistantText, promptMessage } from './results/prompt-result';
 
-export { ProtocolError, ToolError, ResourceNotFoundError, PhantomError, DefinitionError } from './protocol/errors';
+export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError } from './protocol/errors';
 export { ErrorCode } from './protocol/error-codes';
 export { Method, Notification } from './protocol/methods';
 export { STDERR_DIAGNOSTICS, SILENT_DIAGNOSTICS, type Diagnostics, type WarningRateLimit } from './protocol/diagnostics';

@@ -1,6 +1,7 @@
 import type { Constructor } from '../metadata/metadata-store';
 import { Method, Notification } from '../protocol/methods';
-import { PhantomError, ToolError } from '../protocol/errors';
+import { ClientError, PhantomError, ToolError } from '../protocol/errors';
+import { rootsResultProblem } from '../protocol/roots-result';
 import {
   LOGGING_LEVELS, type ClientCapabilities, type Implementation, type JsonObject, type LoggingLevel,
 } from '../protocol/wire.types';
@@ -118,6 +119,9 @@ export class Context {
    * with the answers of earlier rounds returned here: side effects before an `elicit` must be
    * idempotent.
    *
+   * Rejects with a `ClientError` when the client answers with an error (or an unknown action);
+   * let it pass and a tool call ends with an `isError` result that says so.
+   *
    * @example
    * const answer = await ctx.elicit(Destination);
    * if (answer.action !== 'accept') return ToolResult.error('No destination');
@@ -134,14 +138,17 @@ export class Context {
     if (reply === 'timeout') return { action: 'timeout' };
     const action = reply.action;
     if (action === 'decline' || action === 'cancel') return { action };
-    if (action !== 'accept') throw new ToolError(`The client answered the elicitation with an unknown action: ${String(action)}`);
+    if (action !== 'accept') throw ClientError.malformed(Method.ElicitationCreate, `unknown action ${JSON.stringify(action) ?? 'undefined'}`);
     if (elicitation.mode === 'url') return { action: 'accept', content: undefined };
     const checked = await validateFormContent(elicitation, reply.content ?? {});
     if (!checked.ok) throw new ToolError(`The answer to "${elicitation.message}" is invalid:\n${checked.issues.join('\n')}`);
     return { action: 'accept', content: checked.value };
   }
 
-  /** Asks the client's model for a completion (`sampling/createMessage`). */
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`). Rejects with a
+   * `ClientError` when the client answers with an error.
+   */
   async sample(params: JsonObject, options: InputCallOptions = {}): Promise<JsonObject> {
     this.requireCapability('sampling');
     const reply = await this.ask(Method.SamplingCreateMessage, params, options.key);
@@ -149,12 +156,17 @@ export class Context {
     return reply;
   }
 
-  /** The client's roots (`roots/list`). */
+  /**
+   * The client's roots (`roots/list`), each checked to be a `file://` URI with an optional string
+   * name. Rejects with a `ClientError` when the client answers with an error or a malformed list.
+   */
   async listRoots(options: InputCallOptions = {}): Promise<Root[]> {
     this.requireCapability('roots');
     const reply = await this.ask(Method.RootsList, {}, options.key);
     if (reply === 'timeout') throw new ToolError('The client did not answer the roots request in time');
-    return Array.isArray(reply.roots) ? (reply.roots as Root[]) : [];
+    const problem = rootsResultProblem(reply);
+    if (problem) throw ClientError.malformed(Method.RootsList, problem);
+    return reply.roots as unknown as Root[];
   }
 
   /**

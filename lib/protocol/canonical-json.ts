@@ -1,12 +1,16 @@
 import { ProtocolError } from './errors';
 
-/** Deeper than this, a value is refused rather than walked (no client needs it; a stack does). */
-const MAX_DEPTH = 64;
+/**
+ * Deeper than this, a value is refused rather than walked. Messages are already bounded by
+ * `maxJsonDepth` when they are classified; this guards what comes from elsewhere (a principal from
+ * the authentication hook, an in-process caller) without refusing anything a message may carry.
+ */
+const MAX_DEPTH = 1000;
 
 /**
  * JSON with the keys of every object sorted, so two equal values read the same whatever order
  * their keys came in. Principals are compared in this form, and `requestState` digests it.
- * Values nested deeper than 64 levels are refused with invalid params naming `subject`.
+ * Values nested deeper than 1,000 levels are refused with invalid params naming `subject`.
  */
 export function canonicalJson(value: unknown, subject = 'value'): string {
   return canonical(value, 0, subject);

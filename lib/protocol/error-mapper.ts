@@ -1,7 +1,7 @@
 import { ToolResult } from '../results/tool-result';
 import type { CallToolResult } from './wire.types';
 import { ErrorCode } from './error-codes';
-import { InputRequiredSignal, ProtocolError, ResourceNotFoundError, ToolError } from './errors';
+import { ClientError, InputRequiredSignal, ProtocolError, ResourceNotFoundError, ToolError } from './errors';
 import type { Diagnostics } from './diagnostics';
 
 /**
@@ -10,6 +10,8 @@ import type { Diagnostics } from './diagnostics';
  * - `ToolError` in a tool: a result with `isError: true` and its message; elsewhere (a prompt, a
  *   resource, a completion): -32602 with its message, the request cannot be served as asked.
  * - `ResourceNotFoundError` in a resource handler: not found for the URI being read.
+ * - `ClientError` (the client failed a request of ours) in a tool: an `isError` result; elsewhere it is
+ *   an internal error of the request, never the client's code forwarded as ours.
  * - anything else: a generic message (the detail goes to diagnostics, never to the client).
  */
 export interface ErrorObject {
@@ -21,7 +23,7 @@ export interface ErrorObject {
 /** A tool's failure as the model should see it. `ProtocolError`s are not results: rethrown. */
 export function toolFailure(error: unknown, label: string, diagnostics: Diagnostics): CallToolResult {
   if (error instanceof ProtocolError || error instanceof InputRequiredSignal) throw error;
-  if (error instanceof ToolError) return ToolResult.error(error.message);
+  if (error instanceof ToolError || error instanceof ClientError) return ToolResult.error(error.message);
   diagnostics.error(`${label} threw`, error);
   return ToolResult.error('The tool failed with an internal error.');
 }

@@ -63,6 +63,51 @@ export class ResourceNotFoundError extends Error {
 }
 
 /**
+ * The client failed a request of the server's (`elicitation/create`, `sampling/createMessage`,
+ * `roots/list`): it answered with a JSON-RPC error, or with a result that is not what the method
+ * returns. That is the client's failure, not a protocol error of this server, so it never goes on
+ * the wire as one: `ctx.elicit`, `ctx.sample` and `ctx.listRoots` reject with it, and a tool that
+ * lets it pass ends with an `isError` result carrying its message.
+ *
+ * @example
+ * try {
+ *   return await ctx.sample(params);
+ * } catch (error) {
+ *   if (error instanceof ClientError) return `No model to ask (the client said: ${error.clientMessage})`;
+ *   throw error;
+ * }
+ */
+export class ClientError extends Error {
+  override readonly name = 'ClientError';
+  private constructor(
+    /** The server's request that the client failed, e.g. `elicitation/create`. */
+    readonly method: string,
+    /** The client's JSON-RPC error code; `undefined` for a malformed result or a code that is not an integer. */
+    readonly code: number | undefined,
+    /** What the client said (its error's message), or what is wrong with its result. */
+    readonly clientMessage: string,
+    /** The client's error `data`, as sent. */
+    readonly data: unknown,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The client answered with an error object (checked here: it comes from the wire as it is). */
+  static answered(method: string, error: { readonly code?: unknown; readonly message?: unknown; readonly data?: unknown }): ClientError {
+    const code = Number.isSafeInteger(error.code) ? (error.code as number) : undefined;
+    const said = typeof error.message === 'string' ? error.message : 'no message';
+    const label = code === undefined ? 'an error' : `error ${code}`;
+    return new ClientError(method, code, said, error.data, `The client answered ${method} with ${label}: ${said}`);
+  }
+
+  /** The client answered with a result that is not what the method returns. */
+  static malformed(method: string, problem: string): ClientError {
+    return new ClientError(method, undefined, problem, undefined, `The client's answer to ${method} is malformed: ${problem}`);
+  }
+}
+
+/**
  * A framework error with a stable string code: misuse of the API, a bad definition, a missing
  * connection. It never goes on the wire as itself; the mapper turns it into a generic failure.
  */

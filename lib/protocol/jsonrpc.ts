@@ -11,6 +11,8 @@ export interface JsonRpcSuccess { readonly jsonrpc: '2.0'; readonly id: RequestI
 export interface JsonRpcFailure { readonly jsonrpc: '2.0'; readonly id: RequestId | null; readonly error: ErrorObject }
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+/** The answer to a JSON-RPC batch (protocol 2025-03-26 only): the responses of its elements. */
+export type JsonRpcBatchResponse = readonly JsonRpcResponse[];
 
 /** An incoming value sorted by what it is; `invalid` carries the error to answer with. */
 export type Classified =
@@ -31,10 +33,23 @@ function invalid(id: RequestId | null, message: string): Classified {
   return { kind: 'invalid', id, error: { code: ErrorCode.InvalidRequest, message } };
 }
 
-/** Sorts one parsed JSON value into a request, notification, response, or an invalid request. */
-export function classify(value: unknown): Classified {
+/**
+ * How deeply containers may nest in one message, the message itself being level 1. Real traffic
+ * stays far below it (a tool's arguments start at level 4, and even a JSON Schema or a syntax tree
+ * passed as an argument rarely reaches 30); far deeper values overflow the stack of the recursive
+ * code that meets them later (structured cloning, validation, canonical digests).
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 100;
+
+/**
+ * Sorts one parsed JSON value into a request, notification, response, or an invalid request.
+ * Every transport calls it on every message, so the depth limit holds everywhere; a request
+ * nested too deeply is refused with its own id, which sits at the top level.
+ */
+export function classify(value: unknown, maxDepth = DEFAULT_MAX_JSON_DEPTH): Classified {
   if (!isObject(value)) return invalid(null, 'Invalid Request: a message must be a JSON object');
   const id = isId(value.id) ? value.id : null;
+  if (nestsDeeperThan(value, maxDepth)) return invalid(id, `Invalid Request: the message nests deeper than ${maxDepth} levels`);
   if (value.jsonrpc !== '2.0') return invalid(id, 'Invalid Request: "jsonrpc" must be "2.0"');
   if ('method' in value) {
     if (typeof value.method !== 'string') return invalid(id, 'Invalid Request: "method" must be a string');
@@ -49,6 +64,18 @@ export function classify(value: unknown): Classified {
     return { kind: 'response', message: value as unknown as JsonRpcResponse };
   }
   return invalid(id, 'Invalid Request: neither a request, a notification nor a response');
+}
+
+/** Whether containers nest below `levels` levels, `value` counting as the first; stops at the limit. */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeperThan(item, levels - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestsDeeperThan((value as JsonObject)[key], levels - 1)) return true;
+  return false;
 }
 
 /** One handler per kind of incoming message: dispatch from a table, not a switch. */

@@ -12,3 +12,11 @@ export function isSessionEraVersion(version: unknown): version is SessionEraVers
 export function negotiateVersion(requested: unknown): SessionEraVersion {
   return isSessionEraVersion(requested) ? requested : LATEST_SESSION_VERSION;
 }
+
+/**
+ * Whether a session at `version` takes JSON-RPC batches: 2025-03-26 requires receiving them;
+ * 2025-06-18 removed them, and later revisions keep them out.
+ */
+export function allowsBatches(version: string): boolean {
+  return version === '2025-03-26';
+}

@@ -25,13 +25,25 @@ interface Slot {
   readonly stops: string;
 }
 
+/**
+ * The reserved characters (RFC 3986 gen-delims and sub-delims) that expansion without `+` or `#`
+ * always percent-encodes in a value, so such a variable never spans one: `{.x}{;y}` splits
+ * `.x1;y=2` at the `;`. Left out: `,`, which the expansion itself writes between list items and
+ * variables, and `!'()*`, which JavaScript's `encodeURIComponent` (the official TypeScript SDK's
+ * expansion) leaves as they are. Characters outside the URI grammar (spaces, non-ASCII, a stray `%`) are
+ * still accepted, as sloppy clients send them and they cannot be mistaken for structure.
+ */
+const ENCODED_RESERVED = ':/?#[]@$&+;=';
+
 const SLOT_RULES: Readonly<Record<PathOperator, { readonly prefix: string; readonly stops: string }>> = {
-  '': { prefix: '', stops: '/?#' },
+  '': { prefix: '', stops: ENCODED_RESERVED },
   '+': { prefix: '', stops: '' },
   '#': { prefix: '#', stops: '' },
-  '.': { prefix: '.', stops: '/?#.' },
-  '/': { prefix: '/', stops: '/?#' },
-  ';': { prefix: ';', stops: '/?#;' },
+  // '.' is unreserved, so a value can hold one, but a label cannot: it starts the next label.
+  '.': { prefix: '.', stops: `${ENCODED_RESERVED}.` },
+  '/': { prefix: '/', stops: ENCODED_RESERVED },
+  // Each part is `name` or `name=value`: the expansion writes that `=` itself.
+  ';': { prefix: ';', stops: ENCODED_RESERVED.replace('=', '') },
 };
 
 /** A trie node. Its path from the root is unique, so the literal and reserved counts are static. */

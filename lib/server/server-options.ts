@@ -54,6 +54,11 @@ export interface PhantomServerOptions {
    * as activity, and so does an open GET stream or pipe; a session with a request running never expires.
    */
   readonly sessionIdleMs?: number;
+  /**
+   * How deeply containers may nest in one incoming message, on every transport (default 100, the
+   * message itself being level 1). A deeper request is refused with -32600 and its own id.
+   */
+  readonly maxJsonDepth?: number;
   /** How long `ctx.elicit`, `ctx.sample` and `ctx.listRoots` wait for the client (default 5 minutes). */
   readonly requestTimeoutMs?: number;
   /**

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../protocol/jsonrpc';
+import type { JsonRpcBatchResponse, JsonRpcMessage } from '../protocol/jsonrpc';
 import type { MessageTransport } from './message-transport';
 
 /**
@@ -33,7 +33,7 @@ export class InMemoryTransport implements MessageTransport {
    * own message type (an error response's `id` is optional there), and the receiving side checks
    * what it gets anyway.
    */
-  async send(message: JsonRpcMessage | object): Promise<void> {
+  async send(message: JsonRpcMessage | JsonRpcBatchResponse | object): Promise<void> {
     if (this.closed) return;
     this.peer?.receive(structuredClone(message));
   }

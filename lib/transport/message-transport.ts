@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../protocol/jsonrpc';
+import type { JsonRpcBatchResponse, JsonRpcMessage } from '../protocol/jsonrpc';
 
 /**
  * A bidirectional message pipe (stdio, in-memory): whole JSON-RPC messages in and out, nothing
@@ -12,7 +12,8 @@ import type { JsonRpcMessage } from '../protocol/jsonrpc';
  */
 export interface MessageTransport {
   start(): Promise<void>;
-  send(message: JsonRpcMessage): Promise<void>;
+  /** Sends one message, or the array of responses that answers a batch (protocol 2025-03-26 only). */
+  send(message: JsonRpcMessage | JsonRpcBatchResponse): Promise<void>;
   close(): Promise<void>;
   /** A parsed JSON value: the protocol layer decides whether it is a valid message. */
   onmessage?: (message: unknown) => void;

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { JsonRpcMessage } from '../protocol/jsonrpc';
+import type { JsonRpcBatchResponse, JsonRpcMessage } from '../protocol/jsonrpc';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
 
 export interface StdioOptions {
@@ -11,7 +11,8 @@ export interface StdioOptions {
 
 /**
  * MCP over stdio: one compact JSON message per line on stdout, read from stdin. stdout carries
- * nothing else (the framework logs to stderr). End of input closes the transport.
+ * nothing else (the framework logs to stderr). End of input closes the transport, and so does an
+ * output the client has closed (EPIPE): nobody can read the answers any more.
  */
 export class StdioTransport implements MessageTransport {
   onmessage?: (message: unknown) => void;
@@ -36,13 +37,25 @@ export class StdioTransport implements MessageTransport {
     this.input.on('data', this.onData);
     this.input.once('end', this.onEnd);
     this.input.once('error', this.onInputError);
+    // Without a listener, a write to a closed pipe (EPIPE) is an uncaught error that ends the process.
+    this.output.on('error', this.onOutputError);
     this.input.resume();
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
+  async send(message: JsonRpcMessage | JsonRpcBatchResponse): Promise<void> {
     if (this.closed) return;
     const line = `${JSON.stringify(message)}\n`;
-    if (!this.output.write(line)) await new Promise<void>((resolve) => this.output.once('drain', resolve));
+    if (this.output.write(line)) return;
+    // A full pipe drains, or it closes: either way the sender goes on.
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.output.off('drain', done);
+        this.output.off('close', done);
+        resolve();
+      };
+      this.output.once('drain', done);
+      this.output.once('close', done);
+    });
   }
 
   async close(): Promise<void> {
@@ -109,6 +122,16 @@ export class StdioTransport implements MessageTransport {
 
   private readonly onInputError = (error: Error): void => {
     this.onerror?.(error);
+    void this.close();
+  };
+
+  /**
+   * The output failed: end the session. EPIPE (the client closed its end) is an ordinary way to
+   * leave, like the end of input, so only other errors are reported. The listener stays, so that
+   * a later error cannot become uncaught either.
+   */
+  private readonly onOutputError = (error: NodeJS.ErrnoException): void => {
+    if (error.code !== 'EPIPE') this.onerror?.(error);
     void this.close();
   };
 }

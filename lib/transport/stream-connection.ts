@@ -2,7 +2,9 @@ import { Cancellation } from '../context/cancellation';
 import type { Exchange } from '../protocol/core/exchange';
 import type { ProtocolCore } from '../protocol/core/protocol-core';
 import { ErrorCode } from '../protocol/error-codes';
-import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc';
+import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc';
+import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from '../protocol/session-era/batch';
+import { allowsBatches } from '../protocol/versions';
 import { toErrorObject } from '../protocol/error-mapper';
 import { Method, Notification } from '../protocol/methods';
 import { carriesRequestMeta } from '../protocol/stateless-era/request-meta';
@@ -69,12 +71,27 @@ export class StreamConnection {
   };
 
   private async receive(value: unknown): Promise<void> {
-    await dispatchByKind(classify(value), this.onKind);
+    if (Array.isArray(value)) return this.batch(value);
+    await dispatchByKind(classify(value, this.core.maxJsonDepth), this.onKind);
+  }
+
+  /** A line holding a JSON-RPC batch: answered with one line holding the array of its responses. */
+  private async batch(values: unknown[]): Promise<void> {
+    const state = this.state;
+    if (!state || !allowsBatches(state.protocolVersion)) return this.send(failure(null, batchRefusal(state?.protocolVersion)));
+    if (values.length === 0) return this.send(failure(null, EMPTY_BATCH));
+    const batch = await admitBatch(this.core, state, classifyBatch(values, this.core.maxJsonDepth), this.exchange, () => {});
+    const run = batch.answers
+      .then((responses) => { if (responses.length > 0) this.send(responses); })
+      .finally(() => this.running.delete(run));
+    this.running.add(run);
   }
 
   private async request(message: JsonRpcRequest): Promise<void> {
     if (message.method === Method.Initialize && !this.state && !this.stateless) {
-      const { state, response } = await this.core.initialize(message, this.principal);
+      const initialized = await this.core.initialize(message, this.principal).catch((error: unknown) => this.failed(message, error));
+      if (!initialized) return;
+      const { state, response } = initialized;
       if (state) {
         this.state = state;
         const detach = this.core.attachStandalone(state.id, (m) => this.send(m));
@@ -117,7 +134,7 @@ export class StreamConnection {
     this.send(failure(message.id, toErrorObject(error, message.method, this.core.server.diagnostics)));
   }
 
-  private send(message: JsonRpcMessage): void {
+  private send(message: JsonRpcMessage | JsonRpcBatchResponse): void {
     if (this.closed) return;
     this.transport.send(message).catch((error) => this.core.server.diagnostics.error('send failed', error));
   }

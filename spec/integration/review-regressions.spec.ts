@@ -109,15 +109,15 @@ describe('regressions found in review', () => {
     }
   });
 
-  it('refuses params nested too deeply to seal into a requestState, and keeps serving', async () => {
+  it('refuses params nested too deeply to seal into a requestState (at parse time, -32600), and keeps serving', async () => {
     const { listener, stop } = await serve({});
     try {
       let deep: unknown = 'x';
       for (let i = 0; i < 200; i += 1) deep = [deep];
       const reply = await call(listener.url, 'tools/call', { _meta: meta({ sampling: {} }), name: 'ask', extra: deep });
-      expect(reply.body.error.message).to.match(/nested deeper/);
+      expect(reply.body.error.message).to.match(/nests deeper than 100 levels/);
       expect(reply.status).to.equal(400);
-      expect(reply.body.error.code).to.equal(-32602);
+      expect(reply.body.error.code).to.equal(-32600);
       const next = await call(listener.url, 'tools/call', { _meta: meta({ sampling: {} }), name: 'ask' });
       expect(next.body.result.resultType).to.equal('input_required');
     } finally {

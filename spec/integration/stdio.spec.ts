@@ -44,6 +44,18 @@ describe('samples over real transports, with the official SDK client', () => {
     expect(code).to.equal(0);
   });
 
+  it('a sample whose stdout the client closed ends its session and exits 0, without an uncaught EPIPE', async () => {
+    const child = spawn(process.execPath, [join(SAMPLES, '01-hello-tool', 'main.js')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.stdout.destroy();
+    // The answer to this request meets the closed pipe.
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n');
+    const [code] = await once(child, 'exit');
+    expect(stderr).not.to.include('EPIPE');
+    expect(code).to.equal(0);
+  });
+
   it('03-prompts serves over HTTP with --http --port', async () => {
     const child = spawn(process.execPath, [join(SAMPLES, '03-prompts', 'main.js'), '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     try {

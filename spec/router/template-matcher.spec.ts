@@ -143,6 +143,40 @@ describe('TemplateMatcher', () => {
       });
     });
 
+    context('when an expression is followed by path-style parameters {;var}', () => {
+      const matcher = matcherOf('l://a{.x}{;y}', 'p://a{/p}{;q}', 's://{v}{;w}');
+
+      it('ends {.x} at the ";", which its expansion always encodes', () => {
+        expect(resolve(matcher, 'l://a.x1;y=2')).to.deep.equal(['l://a{.x}{;y}', { x: 'x1', y: '2' }]);
+      });
+
+      it('ends {/p} at the ";"', () => {
+        expect(resolve(matcher, 'p://a/p1;q=2')).to.deep.equal(['p://a{/p}{;q}', { p: 'p1', q: '2' }]);
+      });
+
+      it('ends {v} at the ";"', () => {
+        expect(resolve(matcher, 's://v1;w=2')).to.deep.equal(['s://{v}{;w}', { v: 'v1', w: '2' }]);
+      });
+
+      it('binds the encoded characters inside a value', () => {
+        expect(resolve(matcher, 'l://a.x%3B1;y=%3D')).to.deep.equal(['l://a{.x}{;y}', { x: 'x;1', y: '=' }]);
+      });
+    });
+
+    context('when a value holds a reserved character raw', () => {
+      const matcher = matcherOf('test://template/{id}/data', 'seg://s{/p}', 'f://{name}{.ext}');
+
+      it('does not match: {var}, {/var} and {.var} expansions percent-encode it', () => {
+        for (const uri of ['test://template/a:b/data', 'test://template/a;b/data', 'test://template/a=b/data', 'test://template/a@b/data', 'seg://s/a&b', 'f://a.b+c']) {
+          expect(matcher.match(uri), uri).to.equal(undefined);
+        }
+      });
+
+      it('still matches the characters encodeURIComponent leaves as they are', () => {
+        expect(resolve(matcher, "test://template/it's(1)!*/data")).to.deep.equal(['test://template/{id}/data', { id: "it's(1)!*" }]);
+      });
+    });
+
     context('when the template has query expressions {?q} and {&q}', () => {
       const matcher = matcherOf(
         'https://api.example.com/users/{id}{?fields}', 'search://{?q,page}', 'list://items?sort=asc{&page}',

@@ -61,4 +61,18 @@ describe('StdioTransport', () => {
     await tick();
     expect(closed).to.equal(true);
   });
+
+  context('when the output fails with EPIPE (the reader closed its end)', () => {
+    it('closes instead of throwing, and reports nothing', async () => {
+      const { output, transport, errors } = pipes();
+      let closed = false;
+      transport.onclose = () => { closed = true; };
+      await transport.start();
+      output.destroy(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      await tick();
+      expect(closed).to.equal(true);
+      expect(errors).to.deep.equal([]);
+      await transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    });
+  });
 });

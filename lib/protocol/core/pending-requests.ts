@@ -1,9 +1,10 @@
-import { PhantomError } from '../errors';
+import { ClientError, PhantomError } from '../errors';
 import type { JsonRpcResponse, RequestId } from '../jsonrpc';
 import type { JsonObject } from '../wire.types';
-import { ProtocolError } from '../errors';
 
 interface Waiter {
+  /** The method of the request to the client, so that its error says what failed. */
+  readonly method: string;
   resolve(result: JsonObject): void;
   reject(error: Error): void;
 }
@@ -22,7 +23,7 @@ export class PendingRequests {
     return this.nextId;
   }
 
-  wait(sessionId: string, id: RequestId, timeoutMs: number | undefined, signal: AbortSignal): Promise<JsonObject> {
+  wait(sessionId: string, id: RequestId, method: string, timeoutMs: number | undefined, signal: AbortSignal): Promise<JsonObject> {
     const key = keyOf(sessionId, id);
     return new Promise<JsonObject>((resolve, reject) => {
       const finish = () => {
@@ -41,6 +42,7 @@ export class PendingRequests {
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiting.set(key, {
+        method,
         resolve: (result) => { finish(); resolve(result); },
         reject: (error) => { finish(); reject(error); },
       });
@@ -53,7 +55,8 @@ export class PendingRequests {
     const waiter = this.waiting.get(keyOf(sessionId, response.id));
     if (!waiter) return false;
     if ('result' in response) waiter.resolve(response.result);
-    else waiter.reject(new ProtocolError(response.error.code, response.error.message, response.error.data));
+    // The client's error is its own, not one of ours to forward: the waiting handler sees it.
+    else waiter.reject(ClientError.answered(waiter.method, response.error));
     return true;
   }
 

@@ -8,7 +8,7 @@ import { WarningThrottle, type WarningRateLimit } from '../diagnostics';
 import { ErrorCode } from '../error-codes';
 import { tooManyRequests } from '../error-mapper';
 import { ProtocolError } from '../errors';
-import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
+import { DEFAULT_MAX_JSON_DEPTH, failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
 import { Method, Notification } from '../methods';
 import { LIFECYCLE_HANDLERS } from '../session-era/lifecycle.handlers';
 import { SessionChannel, type ChannelHost } from '../session-era/session-channel';
@@ -34,6 +34,8 @@ export interface ProtocolOptions {
   readonly maxInFlightPerSession?: number;
   /** Warnings a client can cause: at most this many lines of one kind per window (default 10 a minute). */
   readonly warningRateLimit?: WarningRateLimit;
+  /** How deeply a message may nest (default `DEFAULT_MAX_JSON_DEPTH`, 100); deeper ones are refused with -32600. */
+  readonly maxJsonDepth?: number;
   /** Stateless era: signs `requestState`, its lifetime, and caching defaults. */
   readonly stateless?: Omit<StatelessOptions, 'cache'> & { readonly cache?: Partial<CacheDefaults> };
 }
@@ -68,6 +70,8 @@ export class ProtocolCore implements ChannelHost {
   private readonly urlElicitations = new Map<string, { sessionId: string; exchange: Exchange }>();
   /** Protocol 2026-07-28: per-request `_meta`, no sessions. */
   readonly stateless: StatelessEra;
+  /** The nesting limit every transport applies when it classifies a message. */
+  readonly maxJsonDepth: number;
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
   private readonly maxInFlight: number;
@@ -80,6 +84,7 @@ export class ProtocolCore implements ChannelHost {
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.maxInFlight = options.maxInFlightPerSession ?? 100;
     this.clientWarnings = new WarningThrottle(server.diagnostics, options.warningRateLimit);
+    this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
     this.stateless = new StatelessEra(server, this.listeners, {
       ...options.stateless,

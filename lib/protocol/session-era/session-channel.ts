@@ -36,7 +36,7 @@ export class SessionChannel implements ClientChannel {
 
   async request(method: Method, params: JsonObject, options: ChannelRequestOptions): Promise<JsonObject> {
     const id = this.host.pending.allocateId();
-    const answer = this.host.pending.wait(this.state.id, id, options.timeoutMs, options.signal);
+    const answer = this.host.pending.wait(this.state.id, id, method, options.timeoutMs, options.signal);
     if (method === Method.ElicitationCreate && params.mode === 'url' && typeof params.elicitationId === 'string') {
       this.host.trackUrlElicitation(params.elicitationId, this.state.id, this.exchange);
     }

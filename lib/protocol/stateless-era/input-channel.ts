@@ -4,6 +4,7 @@ import { ErrorCode } from '../error-codes';
 import { InputRequiredSignal, ProtocolError } from '../errors';
 import { notification } from '../jsonrpc';
 import { Method, type Notification } from '../methods';
+import { rootsResultProblem } from '../roots-result';
 import type { JsonObject, LoggingLevel } from '../wire.types';
 
 /** Short, stable key prefixes for input requests, by method. */
@@ -13,11 +14,11 @@ const KEY_PREFIX: Readonly<Record<string, string>> = Object.freeze({
   [Method.RootsList]: 'roots',
 });
 
-/** Whether a client's answer has the shape its request calls for. */
-const ANSWER_SHAPES: Readonly<Record<string, (answer: JsonObject) => boolean>> = Object.freeze({
-  [Method.ElicitationCreate]: (a) => a.action === 'accept' || a.action === 'decline' || a.action === 'cancel',
-  [Method.SamplingCreateMessage]: (a) => typeof a.role === 'string' && typeof a.content === 'object' && a.content !== null,
-  [Method.RootsList]: (a) => Array.isArray(a.roots),
+/** What is wrong with a client's answer, if its shape is not what its request calls for. */
+const ANSWER_PROBLEMS: Readonly<Record<string, (answer: JsonObject) => string | undefined>> = Object.freeze({
+  [Method.ElicitationCreate]: (a) => (a.action === 'accept' || a.action === 'decline' || a.action === 'cancel' ? undefined : '"action" must be accept, decline or cancel'),
+  [Method.SamplingCreateMessage]: (a) => (typeof a.role === 'string' && typeof a.content === 'object' && a.content !== null ? undefined : 'it needs a "role" and a "content" object'),
+  [Method.RootsList]: rootsResultProblem,
 });
 
 export interface InputRequest {
@@ -62,9 +63,9 @@ export class InputChannel implements ClientChannel {
       this.inputRequests.set(key, { method, params });
       throw new InputRequiredSignal();
     }
-    if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !(ANSWER_SHAPES[method]?.(answer as JsonObject) ?? true)) {
-      throw ProtocolError.invalidParams(`inputResponses["${key}"] is not a valid ${method} result`);
-    }
+    // A malformed answer arrives in the params of the client's own request: invalid params.
+    const problem = typeof answer !== 'object' || answer === null || Array.isArray(answer) ? 'it must be an object' : ANSWER_PROBLEMS[method]?.(answer as JsonObject);
+    if (problem) throw ProtocolError.invalidParams(`inputResponses["${key}"] is not a valid ${method} result: ${problem}`);
     this.used[key] = answer;
     return answer as JsonObject;
   }

@@ -25,7 +25,9 @@ const ROUND_KEYS: ReadonlySet<string> = new Set(['_meta', 'inputResponses', 'req
  * Seals the answers of earlier rounds into the opaque `requestState` the client echoes back:
  * HMAC-SHA256 over the method, a digest of the params, a digest of the principal and an expiry.
  * A state that was edited, has expired, or is replayed on another request or by another
- * principal is rejected with -32602.
+ * principal is rejected with -32602. It is deliberately not single-use: 2026-07-28 asks only for
+ * these bounds, a client may resend a retry whose response it lost, and single use would need a
+ * store shared by every replica. Handlers with at-most-once effects guard them themselves.
  */
 export class RequestStateCodec {
   private readonly key: Buffer;

@@ -43,6 +43,19 @@ export class PostExchange implements Exchange {
     writeJson(this.res, 200, this.streams.responseHeaders, JSON.stringify(response));
   }
 
+  /** Sends the responses of a batch (protocol 2025-03-26): one JSON array, or each on the stream. */
+  respondBatch(responses: readonly JsonRpcResponse[]): void {
+    if (this.responded) return;
+    this.responded = true;
+    if (this.stream) {
+      for (const response of responses) void this.stream.send(response);
+      void this.stream.finish();
+      return;
+    }
+    if (this.res.destroyed) return;
+    writeJson(this.res, 200, this.streams.responseHeaders, JSON.stringify(responses));
+  }
+
   /**
    * Ends the exchange without a response (a cancelled request): the spec lets a POST carrying a
    * request be answered only with JSON or an event stream, so it is an event stream that ends.

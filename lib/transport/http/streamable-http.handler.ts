@@ -1,17 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolCore } from '../../protocol/core/protocol-core';
-import { classify, dispatchByKind, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { classify, dispatchByKind, failure, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../protocol/jsonrpc';
 import { carriesRequestMeta } from '../../protocol/stateless-era/request-meta';
 import { checkMirroredHeaders } from './mirrored-headers';
 import { StatelessExchange } from './stateless-exchange';
 import { Method } from '../../protocol/methods';
 import type { SessionState } from '../../protocol/session/session-state';
-import { isSessionEraVersion } from '../../protocol/versions';
+import { allowsBatches, isSessionEraVersion } from '../../protocol/versions';
+import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from '../../protocol/session-era/batch';
 import { isPlainData, samePrincipal } from '../../protocol/principal';
+import { toErrorObject } from '../../protocol/error-mapper';
 import { readBody } from './body-reader';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import type { AuthDecision, HttpOptions } from './http-options';
-import { refusals, replyError, replyStatus } from './http-replies';
+import { refusals, replyError, replyStatus, writeJson } from './http-replies';
 import { PostExchange, type StreamFactory } from './post-exchange';
 import { accepts, header, hostAllowed, isJsonContent, originAllowed } from './request-guards';
 import { SSE_HEADERS, SseStream } from './sse-stream';
@@ -120,8 +122,8 @@ export class StreamableHttpHandler implements StreamFactory {
     if (!body.ok) return body.reason === 'too_large' ? replyError(res, 413, refusals.tooLarge(this.maxBodyBytes), { ...cors, connection: 'close' }) : undefined;
     const parsed = parseJson(body.text);
     if (!parsed.ok) return replyError(res, 400, PARSE_ERROR, cors);
-    if (Array.isArray(parsed.value)) return replyError(res, 400, refusals.invalidRequest('batches are not supported; send one message per request'), cors);
-    const incoming = classify(parsed.value);
+    if (Array.isArray(parsed.value)) return this.batch(req, res, parsed.value, principal, cors);
+    const incoming = classify(parsed.value, this.core.maxJsonDepth);
     if (incoming.kind === 'invalid') return replyError(res, 400, incoming.error, cors, incoming.id);
     if (header(req, SESSION_HEADER) === undefined && isStatelessTraffic(incoming, header(req, VERSION_HEADER))) {
       return this.stateless(req, res, incoming, principal, cors);
@@ -143,11 +145,34 @@ export class StreamableHttpHandler implements StreamFactory {
       },
       request: async ({ message }) => {
         const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
-        const response = await this.core.request(state, message, exchange);
+        const response = await this.core.request(state, message, exchange)
+          .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, this.core.server.diagnostics)));
         if (response) exchange.respond(response);
         else exchange.abandon();
       },
     });
+  }
+
+  /**
+   * A JSON-RPC batch, which only a 2025-03-26 session takes: 202 when it holds no request, else
+   * the responses as one JSON array (or on an SSE stream, when the requests send messages first).
+   */
+  private async batch(req: IncomingMessage, res: ServerResponse, values: unknown[], principal: unknown, cors: Record<string, string>): Promise<void> {
+    if (header(req, SESSION_HEADER) === undefined) return replyError(res, 400, batchRefusal(undefined), cors);
+    const state = await this.session(req, res, principal, cors, null);
+    if (!state) return;
+    if (!allowsBatches(state.protocolVersion)) return replyError(res, 400, batchRefusal(state.protocolVersion), cors);
+    if (values.length === 0) return replyError(res, 400, EMPTY_BATCH, cors);
+    const headers = { ...cors, [SESSION_HEADER]: state.id };
+    const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
+    const batch = await admitBatch(this.core, state, classifyBatch(values, this.core.maxJsonDepth), exchange, () => {
+      this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
+    });
+    const responses = await batch.answers;
+    if (batch.requests > 0) return responses.length > 0 ? exchange.respondBatch(responses) : exchange.abandon();
+    // Only notifications and responses: accepted, unless some element was not a valid message.
+    if (responses.length === 0) return replyStatus(res, 202, headers);
+    writeJson(res, 400, headers, JSON.stringify(responses));
   }
 
   /** Protocol 2026-07-28: every request stands alone, checked and answered by the stateless era. */
@@ -173,7 +198,13 @@ export class StreamableHttpHandler implements StreamFactory {
     if (header(req, SESSION_HEADER) !== undefined) {
       return replyError(res, 400, refusals.invalidRequest('initialize starts a new session and must not carry Mcp-Session-Id'), cors, message.id);
     }
-    const { state, response } = await this.core.initialize(message, principal);
+    let initialized: Awaited<ReturnType<ProtocolCore['initialize']>>;
+    try {
+      initialized = await this.core.initialize(message, principal);
+    } catch (error) {
+      return replyError(res, 500, toErrorObject(error, message.method, this.core.server.diagnostics), cors, message.id);
+    }
+    const { state, response } = initialized;
     const headers = state ? { ...cors, [SESSION_HEADER]: state.id } : cors;
     const body = JSON.stringify(response);
     res.writeHead(state ? 200 : 400, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

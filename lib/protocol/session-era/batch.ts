@@ -1,0 +1,60 @@
+import type { Exchange } from '../core/exchange';
+import type { ProtocolCore } from '../core/protocol-core';
+import { ErrorCode } from '../error-codes';
+import { toErrorObject, type ErrorObject } from '../error-mapper';
+import { classify, failure, type Classified, type JsonRpcResponse } from '../jsonrpc';
+import { Method } from '../methods';
+import type { SessionState } from '../session/session-state';
+
+export const EMPTY_BATCH: ErrorObject = Object.freeze({ code: ErrorCode.InvalidRequest, message: 'Invalid Request: an empty batch' });
+
+/** Why a batch is refused as a whole: only a 2025-03-26 session takes batches (see `allowsBatches`). */
+export function batchRefusal(version: string | undefined): ErrorObject {
+  const which = version === undefined ? 'outside a 2025-03-26 session' : `in protocol version ${version}`;
+  return { code: ErrorCode.InvalidRequest, message: `Invalid Request: batches are not supported ${which}; send one message at a time` };
+}
+
+/** Each element of a batch sorted like a single message; `initialize` may not be one of them. */
+export function classifyBatch(values: readonly unknown[], maxDepth: number): Classified[] {
+  return values.map((value) => {
+    const incoming = classify(value, maxDepth);
+    if (incoming.kind !== 'request' || incoming.message.method !== Method.Initialize) return incoming;
+    return { kind: 'invalid', id: incoming.message.id, error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: initialize must not be part of a batch' } };
+  });
+}
+
+/** A batch once admitted: whether it held requests, and every answer it gets (invalid elements' errors first). */
+export interface AdmittedBatch {
+  readonly requests: number;
+  readonly answers: Promise<JsonRpcResponse[]>;
+}
+
+/**
+ * Admits the elements of a batch of a session in order: notifications and responses at once,
+ * requests started concurrently on `exchange`. Resolves once admitted, so the caller can keep
+ * later messages behind it; `answers` settles when every request has its response (a cancelled
+ * one has none).
+ */
+export async function admitBatch(
+  core: ProtocolCore,
+  state: SessionState,
+  items: readonly Classified[],
+  exchange: Exchange,
+  onUnmatchedResponse: () => void,
+): Promise<AdmittedBatch> {
+  const errors: JsonRpcResponse[] = [];
+  const running: Promise<JsonRpcResponse | undefined>[] = [];
+  for (const item of items) {
+    if (item.kind === 'invalid') errors.push(failure(item.id, item.error));
+    else if (item.kind === 'notification') await core.notification(state, item.message);
+    else if (item.kind === 'response') {
+      if (!core.response(state, item.message)) onUnmatchedResponse();
+    } else {
+      const { message } = item;
+      running.push(core.request(state, message, exchange)
+        .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, core.server.diagnostics))));
+    }
+  }
+  const answers = Promise.all(running).then((responses) => [...errors, ...responses.filter((r): r is JsonRpcResponse => r !== undefined)]);
+  return { requests: running.length, answers };
+}
