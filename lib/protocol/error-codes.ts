@@ -5,6 +5,8 @@ export const ErrorCode = Object.freeze({
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** Session era: `initialize` while `maxSessions` sessions are open (HTTP 503); retry once one ends. */
+  TooManySessions: -32005,
   /** Session era: a `resources/read` for a URI nothing serves. */
   ResourceNotFound: -32002,
   /** A tool cannot proceed until the user completes the URL elicitations in `data.elicitations`. */

@@ -86,6 +86,7 @@ export class PhantomServer {
     return (this.core ??= new ProtocolCore(this, {
       sessionStore: this.options.sessionStore,
       sessionIdleMs: this.options.sessionIdleMs,
+      maxSessions: this.options.maxSessions,
       requestTimeoutMs: this.options.requestTimeoutMs,
       stateless: { stateKey: this.options.stateKey, stateTtlMs: this.options.stateTtlMs, cache: this.options.cacheDefaults },
     }));

@@ -26,6 +26,8 @@ export interface ProtocolOptions {
   readonly sessionStore?: SessionStore;
   /** Sessions idle this long expire (default 30 minutes; in-memory store only). */
   readonly sessionIdleMs?: number;
+  /** Sessions open at once (default 10,000); `initialize` beyond is refused with -32005. */
+  readonly maxSessions?: number;
   /** How long server-to-client requests wait for an answer (default 5 minutes). */
   readonly requestTimeoutMs?: number;
   /** Stateless era: signs `requestState`, its lifetime, and caching defaults. */
@@ -65,12 +67,14 @@ export class ProtocolCore implements ChannelHost {
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
   private readonly idleMs: number;
+  private readonly maxSessions: number;
   private readonly unsubscribe: () => void;
 
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
+    this.maxSessions = options.maxSessions ?? 10_000;
     this.stateless = new StatelessEra(server, this.listeners, {
       ...options.stateless,
       cache: { ...DEFAULT_CACHE, listsArePrivate: server.filtersByPrincipal, ...options.stateless?.cache },
@@ -86,6 +90,9 @@ export class ProtocolCore implements ChannelHost {
     const params = message.params ?? {};
     const problem = initializeProblem(params);
     if (problem) return { response: failure(message.id, { code: ErrorCode.InvalidParams, message: problem }) };
+    if (await this.sessions.count() >= this.maxSessions) {
+      return { response: failure(message.id, { code: ErrorCode.TooManySessions, message: `Too many sessions: this server holds at most ${this.maxSessions}; retry once one has ended` }) };
+    }
     const now = Date.now();
     const state: SessionState = {
       id: sessionId,
