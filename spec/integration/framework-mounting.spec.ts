@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import express, { type Express, type Request, type Response } from 'express';
 import { fastify, type FastifyInstance } from 'fastify';
-import { All, Controller, Inject, Module, Req, Res, type DynamicModule, type INestApplication } from '@nestjs/common';
+import { All, Controller, Module, Req, Res, type DynamicModule, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from 'node:http';
@@ -56,7 +56,7 @@ describe('StreamableHttpHandler', () => {
       let app: { url: string; close: () => Promise<void> };
 
       before(async () => {
-        const mcp = handler({ maxBodyBytes: 2048 });
+        const mcp = handler({ maxBodyBytes: 256 * 1024 });
         const host = express();
         host.use(express.json({ limit: '1mb' }));
         host.all('/mcp', mcp.handle);
@@ -78,8 +78,14 @@ describe('StreamableHttpHandler', () => {
       });
 
       it('checks a parsed body like a raw one: over maxBodyBytes is 413', async () => {
-        const reply = await post(app.url, { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(4096) } });
+        const reply = await post(app.url, { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(300 * 1024) } });
         expect(reply.status).to.equal(413);
+      });
+
+      it('answers a parsed body nested too deeply to check again with 400, not 500', async () => {
+        const reply = await post(app.url, `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+        expect(reply.status).to.equal(400);
+        expect(reply.json.error.code).to.equal(-32600);
       });
 
       it('answers an empty body (which express.json() turns into {}) with 400', async () => {
@@ -206,7 +212,7 @@ describe('StreamableHttpHandler', () => {
 
       @Controller()
       class McpController {
-        constructor(@Inject(StreamableHttpHandler) private readonly mcp: StreamableHttpHandler) {}
+        constructor(private readonly mcp: StreamableHttpHandler) {}
 
         @All('mcp')
         handle(@Req() req: Request, @Res() res: Response): Promise<void> {
