@@ -43,13 +43,13 @@ export class StreamableHttpHandler implements StreamFactory {
   private readonly standalone = new Map<string, SseStream>();
   private readonly streamIds = new Map<string, Set<string>>();
   private readonly verbs: ReadonlyMap<string, Verb>;
-  private readonly body: BodyLimits;
+  private readonly bodyLimits: BodyLimits;
   private readonly retryMs: number;
   private streamCounter = 0;
 
   constructor(private readonly core: ProtocolCore, private readonly options: HttpOptions = {}) {
     this.events = options.eventStore ?? new InMemoryEventStore();
-    this.body = { maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs };
+    this.bodyLimits = { maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs };
     this.retryMs = options.retryMs ?? 1000;
     this.verbs = new Map<string, Verb>([
       ['POST', (req, res, principal, headers, parsedBody) => this.post(req, res, principal, headers, parsedBody)],
@@ -125,8 +125,8 @@ export class StreamableHttpHandler implements StreamFactory {
       return replyError(res, 406, refusals.notAcceptable('the client must accept both application/json and text/event-stream'), cors);
     }
     if (!isJsonContent(req)) return replyError(res, 415, refusals.unsupportedMediaType(), cors);
-    const body = await readBody(req, parsedBody, this.body);
-    if (!body.ok) return refuseBody(res, body.reason, this.body, cors);
+    const body = await readBody(req, parsedBody, this.bodyLimits);
+    if (!body.ok) return refuseBody(res, body.reason, this.bodyLimits, cors);
     const parsed = parseJson(body.text);
     if (!parsed.ok) return replyError(res, 400, PARSE_ERROR, cors);
     if (Array.isArray(parsed.value)) return replyError(res, 400, refusals.invalidRequest('batches are not supported; send one message per request'), cors);
