@@ -14,6 +14,8 @@ runContender(async () => {
     version: '1.0.0',
     providers: [...toolProviders(argNumber('tools', 1)), ...templateProviders(argNumber('templates', 0))],
     pageSize: argNumber('page-size', 100),
+    // The memory suite opens more sessions than the default cap, as the SDK (uncapped) is asked to.
+    maxSessions: 1_000_000,
   });
   await serveHttp(server.httpHandler().handle, () => server.close());
 });

@@ -10,6 +10,8 @@ export const ErrorCode = Object.freeze({
    * `maxInFlightPerSession` requests running; send more when one has finished.
    */
   TooManyRequests: -32010,
+  /** Session era: `initialize` while `maxSessions` sessions are open (HTTP 503); retry once one ends. */
+  TooManySessions: -32005,
   /** Session era: a `resources/read` for a URI nothing serves. */
   ResourceNotFound: -32002,
   /** A tool cannot proceed until the user completes the URL elicitations in `data.elicitations`. */

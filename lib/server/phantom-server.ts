@@ -85,6 +85,7 @@ export class PhantomServer {
     return (this.core ??= new ProtocolCore(this, {
       sessionStore: this.options.sessionStore,
       sessionIdleMs: this.options.sessionIdleMs,
+      maxSessions: this.options.maxSessions,
       requestTimeoutMs: this.options.requestTimeoutMs,
       maxInFlightPerSession: this.options.maxInFlightPerSession,
       warningRateLimit: this.options.warningRateLimit,

@@ -59,6 +59,11 @@ export interface PhantomServerOptions {
    * message itself being level 1). A deeper request is refused with -32600 and its own id.
    */
   readonly maxJsonDepth?: number;
+  /**
+   * Sessions open at once (default 10,000; each holds about 1 KB). `initialize` beyond it is
+   * refused with -32005 (`ErrorCode.TooManySessions`; HTTP 503) until one ends or expires.
+   */
+  readonly maxSessions?: number;
   /** How long `ctx.elicit`, `ctx.sample` and `ctx.listRoots` wait for the client (default 5 minutes). */
   readonly requestTimeoutMs?: number;
   /**

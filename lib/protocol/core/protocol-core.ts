@@ -28,6 +28,8 @@ export interface ProtocolOptions {
   readonly sessionStore?: SessionStore;
   /** Sessions idle this long expire (default 30 minutes; in-memory store only). */
   readonly sessionIdleMs?: number;
+  /** Sessions open at once (default 10,000); `initialize` beyond is refused with -32005. */
+  readonly maxSessions?: number;
   /** How long server-to-client requests wait for an answer (default 5 minutes). */
   readonly requestTimeoutMs?: number;
   /** Requests one session may have running at once (default 100); more are refused with -32010. */
@@ -77,6 +79,7 @@ export class ProtocolCore implements ChannelHost {
   private readonly maxInFlight: number;
   private readonly clientWarnings: WarningThrottle;
   private readonly idleMs: number;
+  private readonly maxSessions: number;
   private readonly unsubscribe: () => void;
 
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
@@ -86,6 +89,7 @@ export class ProtocolCore implements ChannelHost {
     this.clientWarnings = new WarningThrottle(server.diagnostics, options.warningRateLimit);
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
+    this.maxSessions = options.maxSessions ?? 10_000;
     this.stateless = new StatelessEra(server, this.listeners, {
       ...options.stateless,
       cache: { ...DEFAULT_CACHE, listsArePrivate: server.filtersByPrincipal, ...options.stateless?.cache },
@@ -101,6 +105,9 @@ export class ProtocolCore implements ChannelHost {
     const params = message.params ?? {};
     const problem = initializeProblem(params);
     if (problem) return { response: failure(message.id, { code: ErrorCode.InvalidParams, message: problem }) };
+    if (await this.sessions.count() >= this.maxSessions) {
+      return { response: failure(message.id, { code: ErrorCode.TooManySessions, message: `Too many sessions: this server holds at most ${this.maxSessions}; retry once one has ended` }) };
+    }
     const now = Date.now();
     const state: SessionState = {
       id: sessionId,

@@ -12,6 +12,8 @@ export interface SessionStore {
   touch(id: string): Promise<void>;
   /** Ids of sessions subscribed to `uri`. */
   subscribers(uri: string): Promise<string[]>;
+  /** How many sessions the store holds (`maxSessions` is checked against it). */
+  count(): Promise<number>;
   /** Stops background work (expiry timers). */
   close(): Promise<void>;
 }
@@ -64,6 +66,10 @@ export class InMemorySessionStore implements SessionStore {
       if (state.subscriptions.includes(uri) && !this.idle(state, now)) ids.push(state.id);
     }
     return ids;
+  }
+
+  async count(): Promise<number> {
+    return this.sessions.size;
   }
 
   async close(): Promise<void> {

@@ -1,14 +1,73 @@
 import type { IncomingMessage } from 'node:http';
 
-export type BodyOutcome = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: 'too_large' | 'aborted' };
+export type BodyFailure = 'too_large' | 'aborted' | 'timeout' | 'consumed' | 'unreadable';
 
-/** Reads a request body up to `limit` bytes; past it, stops reading and reports `too_large`. */
-export function readBody(req: IncomingMessage, limit: number): Promise<BodyOutcome> {
+export type BodyOutcome = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: BodyFailure };
+
+export interface BodyLimits {
+  /** Largest body, in bytes (of its JSON text, for a body a parser already read). */
+  readonly maxBytes: number;
+  /** How long the rest of a body may take to arrive once reading starts. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * A POST body as JSON text, wherever it is: handed in by the caller, left on `req.body` by a host
+ * framework's body parser, or still on the stream. Every source ends as text so that one path
+ * (size, parse, depth, classification) checks them all alike.
+ *
+ * The stream's state decides between `req.body` and the stream: bytes still unread are the truth
+ * (a `req.body` next to them is a placeholder: Express 4 sets `{}` for types it skips); once
+ * someone has read them, `req.body` is all there is, and waiting for more would last for ever.
+ */
+export function readBody(req: IncomingMessage, supplied: unknown, limits: BodyLimits): BodyOutcome | Promise<BodyOutcome> {
+  if (isBody(supplied)) return textOf(supplied, limits.maxBytes);
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
+  if (Number.isFinite(declared) && declared > limits.maxBytes) {
     req.resume();
-    return Promise.resolve({ ok: false, reason: 'too_large' });
+    return { ok: false, reason: 'too_large' };
   }
+  if (!req.readableEnded && !req.readableDidRead) return req.destroyed ? { ok: false, reason: 'aborted' } : readStream(req, limits);
+  const parsed = (req as IncomingMessage & { body?: unknown }).body;
+  if (isBody(parsed)) return textOf(parsed, limits.maxBytes);
+  return { ok: false, reason: req.complete ? 'consumed' : 'aborted' };
+}
+
+/**
+ * What a parser can leave: JSON text, its bytes, or the parsed value. A function is none of them:
+ * Express passes `next` third when the handler is mounted directly.
+ */
+function isBody(value: unknown): value is string | Uint8Array | object {
+  return typeof value === 'string' || (typeof value === 'object' && value !== null);
+}
+
+function textOf(value: string | Uint8Array | object, maxBytes: number): BodyOutcome {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value instanceof Uint8Array) {
+    if (value.byteLength > maxBytes) return { ok: false, reason: 'too_large' };
+    text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+  } else {
+    // A parsed value goes back to text for the same checks as raw bytes; a circular or too
+    // deeply nested one cannot.
+    const json = stringified(value);
+    if (json === undefined) return { ok: false, reason: 'unreadable' };
+    text = json;
+  }
+  return Buffer.byteLength(text) > maxBytes ? { ok: false, reason: 'too_large' } : { ok: true, text };
+}
+
+function stringified(value: object): string | undefined {
+  try {
+    const json: unknown = JSON.stringify(value);
+    return typeof json === 'string' ? json : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads the stream up to `maxBytes`; past it, stops keeping bytes and reports `too_large`. */
+function readStream(req: IncomingMessage, { maxBytes, timeoutMs }: BodyLimits): Promise<BodyOutcome> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -16,16 +75,22 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyOutco
     const settle = (outcome: BodyOutcome) => {
       if (settled) return;
       settled = true;
+      if (deadline) clearTimeout(deadline);
       resolve(outcome);
     };
+    // The bytes already kept are dropped and the rest is drained unread (the answer closes the
+    // connection).
+    const stop = (outcome: BodyOutcome) => {
+      chunks.length = 0;
+      req.removeAllListeners('data');
+      req.resume();
+      settle(outcome);
+    };
+    // A body already received in full needs no deadline; any other is cut off when it is late.
+    const deadline = req.complete ? undefined : setTimeout(() => stop({ ok: false, reason: 'timeout' }), timeoutMs);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        req.removeAllListeners('data');
-        req.resume();
-        return settle({ ok: false, reason: 'too_large' });
-      }
+      if (size > maxBytes) return stop({ ok: false, reason: 'too_large' });
       chunks.push(chunk);
     });
     req.on('end', () => settle({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ListenOptions } from './http-options';
+import { HTTP_DEFAULTS, type ListenOptions } from './http-options';
 import { refusals, replyError } from './http-replies';
 import type { StreamableHttpHandler } from './streamable-http.handler';
 
@@ -13,11 +13,28 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
+/**
+ * Node's deadlines for receiving a request, which apply until the request is fully received and
+ * never to the response (an SSE stream may last for hours). Node checks them every
+ * `connectionsCheckingInterval` (30 s by default, too coarse for short deadlines).
+ */
+function deadlines(options: ListenOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  const headersTimeout = options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs;
+  const bodyTimeout = options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs;
+  return {
+    headersTimeout,
+    // The handler times the body from when it starts reading; this also covers requests it never
+    // reads (another path), and is the backstop if it does not.
+    requestTimeout: headersTimeout + bodyTimeout,
+    connectionsCheckingInterval: Math.min(5_000, Math.max(25, Math.floor(headersTimeout / 4))),
+  };
+}
+
 /** Serves the handler on its own `node:http` server, at one path. */
 export function listenHttp(handler: StreamableHttpHandler, options: ListenOptions): Promise<HttpListener> {
   const path = options.path ?? '/mcp';
   const host = options.host ?? '127.0.0.1';
-  const server = createServer((req, res) => {
+  const server = createServer(deadlines(options), (req, res) => {
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname !== path) return replyError(res, 404, refusals.badRequest(`no MCP endpoint at ${pathname}; use ${path}`));
     void handler.handle(req, res);

@@ -19,11 +19,18 @@ export type AuthDecision =
   | { readonly allow: false; readonly status: 401; readonly wwwAuthenticate: string; readonly message?: string }
   | { readonly allow: false; readonly status: 403; readonly message?: string };
 
+/** The documented defaults of the limits below. */
+export const HTTP_DEFAULTS = Object.freeze({
+  maxBodyBytes: 4 * 1024 * 1024,
+  bodyTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+});
+
 export type Authenticate = (request: AuthRequest) => AuthDecision | Promise<AuthDecision>;
 
 /**
  * Streamable HTTP settings. The defaults are safe for a server on the developer's machine:
- * loopback only, loopback Host and Origin only, 4 MiB bodies.
+ * loopback only, loopback Host and Origin only, 4 MiB bodies that must arrive within 30 s.
  *
  * @example
  * await server.listen({ port: 3000, authenticate: ({ headers }) =>
@@ -42,6 +49,12 @@ export interface HttpOptions {
   readonly allowedOrigins?: readonly string[];
   /** Largest request body, in bytes (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
+  /**
+   * How long a POST body may take to arrive once the handler starts reading it, in ms (default
+   * 30 s); a slower one gets 408 and its connection is closed. A body a host framework's parser
+   * already read is not timed here (the framework has its own deadline).
+   */
+  readonly bodyTimeoutMs?: number;
   /** Serve the standalone GET stream (default true; 405 when false). */
   readonly enableGetStream?: boolean;
   /** Where SSE events are kept for `Last-Event-ID` resumption (default: in memory). */
@@ -54,8 +67,16 @@ export interface HttpOptions {
   readonly corsAllowHeaders?: readonly string[];
 }
 
+/**
+ * `listen()` settings. Besides the handler's own body deadline, Node drops a connection whose
+ * request headers are not in within `headersTimeoutMs`, and one whose whole request (headers and
+ * body) is not in within `headersTimeoutMs + bodyTimeoutMs`, with 408 (Node's own defaults are
+ * 60 s and 300 s). Responses are not timed: SSE streams stay open as long as they are used.
+ */
 export interface ListenOptions extends HttpOptions {
   readonly port?: number;
   /** Interface to bind (default 127.0.0.1: reachable from this machine only). */
   readonly host?: string;
+  /** How long a client may take to send its request headers, in ms (default 10 s). */
+  readonly headersTimeoutMs?: number;
 }

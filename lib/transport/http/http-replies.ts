@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '../../protocol/error-codes';
-import { failure, type RequestId } from '../../protocol/jsonrpc';
+import { failure, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc';
 import type { ErrorObject } from '../../protocol/error-mapper';
+import type { BodyFailure, BodyLimits } from './body-reader';
 
 /** HTTP-level refusals carry a JSON-RPC error body too, so every client can read why. */
 export const HttpError = Object.freeze({
@@ -48,10 +49,41 @@ export const refusals = Object.freeze({
   badRequest: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Bad Request: ${message}` }),
   invalidRequest: (message: string): ErrorObject => ({ code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` }),
   sessionNotFound: (): ErrorObject => ({ code: HttpError.SessionNotFound, message: 'Session not found' }),
+  unauthorized: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Unauthorized: ${message}` }),
   forbidden: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Forbidden: ${message}` }),
   notAcceptable: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Not Acceptable: ${message}` }),
   unsupportedMediaType: (): ErrorObject => ({ code: HttpError.ServerError, message: 'Unsupported Media Type: Content-Type must be application/json' }),
   tooLarge: (limit: number): ErrorObject => ({ code: HttpError.ServerError, message: `Payload Too Large: the body exceeds ${limit} bytes` }),
   methodNotAllowed: (method: string): ErrorObject => ({ code: HttpError.ServerError, message: `Method Not Allowed: ${method}` }),
   conflict: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Conflict: ${message}` }),
+  requestTimeout: (ms: number): ErrorObject => ({ code: HttpError.ServerError, message: `Request Timeout: the body did not arrive within ${ms} ms` }),
+  bodyConsumed: (): ErrorObject => ({
+    code: HttpError.ServerError,
+    message: 'Internal Server Error: a body parser read the request body before this handler and left nothing on req.body; '
+      + 'pass the parsed body as handle(req, res, body), or mount the handler before the body parser',
+  }),
+  unreadableBody: (): ErrorObject => ({ code: ErrorCode.InvalidRequest, message: 'Invalid Request: the parsed body cannot be read as JSON (circular or too deeply nested)' }),
+  serviceUnavailable: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Service Unavailable: ${message}` }),
 });
+
+/** The status of an `initialize` the protocol refused, by error code: bad params are 400. */
+const INITIALIZE_REFUSAL_STATUS: ReadonlyMap<number, number> = new Map([[ErrorCode.TooManySessions, 503]]);
+
+export function refusedInitializeStatus(response: JsonRpcResponse): number {
+  return ('error' in response && INITIALIZE_REFUSAL_STATUS.get(response.error.code)) || 400;
+}
+
+/** How each body failure is answered; an aborted request has no one left to answer. */
+const BODY_REFUSALS: Readonly<Record<Exclude<BodyFailure, 'aborted'>, (limits: BodyLimits) => { status: number; error: ErrorObject; close: boolean }>> = Object.freeze({
+  // The rest of a refused body is not worth reading: the connection closes after the answer.
+  too_large: ({ maxBytes }) => ({ status: 413, error: refusals.tooLarge(maxBytes), close: true }),
+  timeout: ({ timeoutMs }) => ({ status: 408, error: refusals.requestTimeout(timeoutMs), close: true }),
+  consumed: () => ({ status: 500, error: refusals.bodyConsumed(), close: false }),
+  unreadable: () => ({ status: 400, error: refusals.unreadableBody(), close: false }),
+});
+
+export function refuseBody(res: ServerResponse, failure: BodyFailure, limits: BodyLimits, headers: Readonly<Record<string, string>>): void {
+  if (failure === 'aborted') return;
+  const { status, error, close } = BODY_REFUSALS[failure](limits);
+  replyError(res, status, error, close ? { ...headers, connection: 'close' } : headers);
+}

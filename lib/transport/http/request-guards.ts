@@ -77,3 +77,31 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/**
+ * Headers whose one value decides where a request goes. Node keeps the first of two `Host`
+ * headers and joins two of the others with ", ", so a second copy would be read differently by
+ * a proxy in front and by us: it is refused instead.
+ */
+const SINGLE_VALUED = Object.freeze(['host', 'mcp-session-id', 'mcp-protocol-version']);
+
+/** The first single-valued header the request sent more than once, as spelled above. */
+export function repeatedHeader(req: IncomingMessage): string | undefined {
+  const raw = req.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const index = singleValuedIndex(raw[i]);
+    if (index === -1) continue;
+    if (seen & (1 << index)) return SINGLE_VALUED[index];
+    seen |= 1 << index;
+  }
+  return undefined;
+}
+
+function singleValuedIndex(name: string): number {
+  for (let i = 0; i < SINGLE_VALUED.length; i += 1) {
+    // Lengths first: most headers are ruled out without lower-casing them.
+    if (name.length === SINGLE_VALUED[i].length && name.toLowerCase() === SINGLE_VALUED[i]) return i;
+  }
+  return -1;
+}

@@ -10,12 +10,12 @@ import { allowsBatches, isSessionEraVersion } from '../../protocol/versions';
 import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from '../../protocol/session-era/batch';
 import { isPlainData, samePrincipal } from '../../protocol/principal';
 import { toErrorObject } from '../../protocol/error-mapper';
-import { readBody } from './body-reader';
+import { readBody, type BodyLimits } from './body-reader';
 import { InMemoryEventStore, type EventStore } from './event-store';
-import type { AuthDecision, HttpOptions } from './http-options';
-import { refusals, replyError, replyStatus, writeJson } from './http-replies';
+import { HTTP_DEFAULTS, type AuthDecision, type HttpOptions } from './http-options';
+import { refusedInitializeStatus, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
 import { PostExchange, type StreamFactory } from './post-exchange';
-import { accepts, header, hostAllowed, isJsonContent, originAllowed } from './request-guards';
+import { accepts, header, hostAllowed, isJsonContent, originAllowed, repeatedHeader } from './request-guards';
 import { SSE_HEADERS, SseStream } from './sse-stream';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -26,15 +26,17 @@ const UNDELIVERED_STREAM_TTL_MS = 5 * 60_000;
 const MAX_STREAMS_PER_SESSION = 64;
 const BASE_ALLOW_HEADERS = ['content-type', 'accept', 'authorization', SESSION_HEADER, VERSION_HEADER, 'last-event-id'];
 
-type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, headers: Record<string, string>) => Promise<void>;
+type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, headers: Record<string, string>, parsedBody: unknown) => Promise<void>;
 
 /**
  * Streamable HTTP (MCP 2025-03-26 and later, session era) as a plain `(req, res)` handler: mount
- * it in `node:http`, Express, Fastify or Nest. One handler serves many sessions.
+ * it in `node:http`, Express, Fastify or Nest. One handler serves many sessions. Behind a body
+ * parser it takes the body from `req.body` or from its third argument.
  *
  * @example
  * const handler = server.httpHandler();
- * app.all('/mcp', (req, res) => handler.handle(req, res));
+ * app.use(express.json());
+ * app.all('/mcp', handler.handle);
  */
 export class StreamableHttpHandler implements StreamFactory {
   readonly responseHeaders: Readonly<Record<string, string>> = Object.freeze({});
@@ -43,26 +45,32 @@ export class StreamableHttpHandler implements StreamFactory {
   private readonly standalone = new Map<string, SseStream>();
   private readonly streamIds = new Map<string, Set<string>>();
   private readonly verbs: ReadonlyMap<string, Verb>;
-  private readonly maxBodyBytes: number;
+  private readonly bodyLimits: BodyLimits;
   private readonly retryMs: number;
   private streamCounter = 0;
 
   constructor(private readonly core: ProtocolCore, private readonly options: HttpOptions = {}) {
     this.events = options.eventStore ?? new InMemoryEventStore();
-    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.bodyLimits = { maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs };
     this.retryMs = options.retryMs ?? 1000;
     this.verbs = new Map<string, Verb>([
-      ['POST', (req, res, principal, headers) => this.post(req, res, principal, headers)],
+      ['POST', (req, res, principal, headers, parsedBody) => this.post(req, res, principal, headers, parsedBody)],
       ['GET', (req, res, principal, headers) => this.get(req, res, principal, headers)],
       ['DELETE', (req, res, principal, headers) => this.delete(req, res, principal, headers)],
     ]);
     core.onSessionEnded((id) => this.dropSession(id));
   }
 
-  /** Answers one HTTP request. Never throws: every failure becomes an HTTP status and a JSON-RPC error. */
-  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /**
+   * Answers one HTTP request. Never throws: every failure becomes an HTTP status and a JSON-RPC
+   * error. `parsedBody` is the body a host framework already parsed (Fastify's `request.body`);
+   * without it, the handler uses `req.body` when a parser read the stream, else reads it itself.
+   */
+  readonly handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
     const cors = this.corsHeaders(req);
     try {
+      const repeated = repeatedHeader(req);
+      if (repeated) return replyError(res, 400, refusals.badRequest(`the ${repeated} header was sent more than once`), cors);
       if (!hostAllowed(req, this.options.allowedHosts)) return replyError(res, 403, refusals.forbidden('Host not allowed'), cors);
       if (!originAllowed(req, this.options.allowedOrigins)) return replyError(res, 403, refusals.forbidden('Origin not allowed'), cors);
       if (req.method === 'OPTIONS') return replyStatus(res, 204, { ...cors, 'access-control-allow-methods': ALLOWED_METHODS, 'access-control-max-age': '86400' });
@@ -76,9 +84,10 @@ export class StreamableHttpHandler implements StreamFactory {
       }
       if (!decision.allow) {
         const challenge: Record<string, string> = decision.status === 401 ? { 'www-authenticate': decision.wwwAuthenticate } : {};
-        return replyError(res, decision.status, refusals.forbidden(decision.message ?? (decision.status === 401 ? 'authentication required' : 'access denied')), { ...cors, ...challenge });
+        const refusal = decision.status === 401 ? refusals.unauthorized(decision.message ?? 'authentication required') : refusals.forbidden(decision.message ?? 'access denied');
+        return replyError(res, decision.status, refusal, { ...cors, ...challenge });
       }
-      await verb(req, res, decision.principal, cors);
+      await verb(req, res, decision.principal, cors, parsedBody);
     } catch (error) {
       this.core.server.diagnostics.error(`HTTP ${req.method} failed`, error);
       replyError(res, 500, { code: -32603, message: 'Internal error' }, cors);
@@ -113,13 +122,13 @@ export class StreamableHttpHandler implements StreamFactory {
     void this.events.dropStream(streamId);
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
+  private async post(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>, parsedBody: unknown): Promise<void> {
     if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
       return replyError(res, 406, refusals.notAcceptable('the client must accept both application/json and text/event-stream'), cors);
     }
     if (!isJsonContent(req)) return replyError(res, 415, refusals.unsupportedMediaType(), cors);
-    const body = await readBody(req, this.maxBodyBytes);
-    if (!body.ok) return body.reason === 'too_large' ? replyError(res, 413, refusals.tooLarge(this.maxBodyBytes), { ...cors, connection: 'close' }) : undefined;
+    const body = await readBody(req, parsedBody, this.bodyLimits);
+    if (!body.ok) return refuseBody(res, body.reason, this.bodyLimits, cors);
     const parsed = parseJson(body.text);
     if (!parsed.ok) return replyError(res, 400, PARSE_ERROR, cors);
     if (Array.isArray(parsed.value)) return this.batch(req, res, parsed.value, principal, cors);
@@ -207,7 +216,7 @@ export class StreamableHttpHandler implements StreamFactory {
     const { state, response } = initialized;
     const headers = state ? { ...cors, [SESSION_HEADER]: state.id } : cors;
     const body = JSON.stringify(response);
-    res.writeHead(state ? 200 : 400, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(state ? 200 : refusedInitializeStatus(response), { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   }
 
