@@ -1,0 +1,258 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { PassThrough } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { SILENT_DIAGNOSTICS, StdioTransport, type HttpListener, type PhantomServer } from '../../lib';
+import { connectHttp } from './support/sdk-clients';
+import { everythingServer } from './support/everything.fixture';
+import { body, hostileString } from './support/hostile-input.arbitraries';
+import { MCP_ACCEPT, openSession } from './support/raw-http';
+
+/**
+ * Property-based: whatever a client sends, over HTTP or stdio, every request gets exactly one
+ * answer carrying its id (or the documented HTTP status), the process stays up, memory stays
+ * bounded, and the next good request is served. Bounded in count; `FUZZ_SEED=n` replays a run
+ * (fast-check prints the seed and the shrunk counterexample when a property fails).
+ */
+
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+
+/** Every status the README documents for HTTP; a 500 means the server failed on client input. */
+const DOCUMENTED_STATUSES = new Set([200, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 413, 415, 429, 503]);
+
+/** Long enough that only a hang misses it; streams that legitimately stay open are cut there. */
+const ANSWER_DEADLINE_MS = 5000;
+const OPEN_STREAM_READ_MS = 300;
+
+type Id = string | number;
+
+/**
+ * Gives each request that says `"id":"fresh"` an id of its own, so answers can be matched; `ids`
+ * are the fresh ones, `carried` every string or number id the message(s) carry at the top level.
+ */
+function numberIds(text: string, next: () => number): { text: string; ids: Id[]; carried: Id[] } {
+  const ids: Id[] = [];
+  const out = text.replace(/"id":"fresh"/g, () => {
+    const id = next();
+    ids.push(id);
+    return `"id":${id}`;
+  });
+  let carried: Id[] = ids;
+  try {
+    const parsed: unknown = JSON.parse(out);
+    carried = (Array.isArray(parsed) ? parsed : [parsed])
+      .map((m) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined))
+      .filter((id): id is Id => typeof id === 'string' || typeof id === 'number');
+  } catch { /* too deep or malformed for this parser too: the fresh ids are what it carries */ }
+  return { text: out, ids, carried };
+}
+
+/** Runs a property and fails with the seed and a shortened counterexample (they can be megabytes). */
+async function holds<T>(property: fc.IAsyncPropertyWithHooks<T>, params: fc.Parameters<T>): Promise<void> {
+  const details = await fc.check(property, params);
+  if (!details.failed) return;
+  const example = JSON.stringify(details.counterexample) ?? '';
+  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  throw new Error(`property failed (replay: FUZZ_SEED=${details.seed}, path ${details.counterexamplePath}):\n`
+    + `${error.slice(0, 3000)}\ncounterexample (first 2000 characters): ${example.slice(0, 2000)}`);
+}
+
+function heapAfterGc(): number {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+interface RawExchange { status: number; headers: IncomingHttpHeaders; text: string; ended: boolean }
+
+/** One raw HTTP exchange; a stream still open after `OPEN_STREAM_READ_MS` of silence past its headers is cut. */
+function exchange(url: URL, method: string, headers: Record<string, string>, payload: string | undefined): Promise<RawExchange> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      let text = '';
+      let idle: NodeJS.Timeout | undefined;
+      const streaming = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+      const cut = () => { res.destroy(); resolve({ status: res.statusCode!, headers: res.headers, text, ended: false }); };
+      const rearm = () => { if (streaming) { clearTimeout(idle); idle = setTimeout(cut, OPEN_STREAM_READ_MS); } };
+      rearm();
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => { text += chunk; rearm(); });
+      res.on('end', () => { clearTimeout(idle); resolve({ status: res.statusCode!, headers: res.headers, text, ended: true }); });
+      res.on('error', () => { clearTimeout(idle); resolve({ status: res.statusCode!, headers: res.headers, text, ended: false }); });
+    });
+    req.setTimeout(ANSWER_DEADLINE_MS, () => req.destroy(new Error(`no answer within ${ANSWER_DEADLINE_MS} ms`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** JSON-RPC messages in a reply body: plain JSON (one or a batch) or SSE `data:` lines. */
+function messagesOf(reply: RawExchange): unknown[] {
+  if (reply.text === '') return [];
+  if (String(reply.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    return reply.text.split('\n\n').map((event) => event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join(''))
+      .filter((data) => data.length > 0).map((data) => JSON.parse(data));
+  }
+  const value = JSON.parse(reply.text);
+  return Array.isArray(value) ? value : [value];
+}
+
+function isAnswer(message: unknown): message is { id: Id | null; result?: unknown; error?: { code: unknown; message: unknown } } {
+  return typeof message === 'object' && message !== null && ('result' in message || 'error' in message);
+}
+
+function checkAnswers(answers: ReturnType<typeof messagesOf>, sentIds: readonly Id[], where: string): void {
+  const seen = new Map<Id | null, number>();
+  for (const answer of answers.filter(isAnswer)) {
+    expect((answer as { jsonrpc?: unknown }).jsonrpc, `${where}: jsonrpc of ${JSON.stringify(answer)}`).to.equal('2.0');
+    if (answer.error !== undefined) {
+      expect(Number.isInteger(answer.error.code), `${where}: error code of ${JSON.stringify(answer)}`).to.equal(true);
+      expect(answer.error.message, `${where}: error message`).to.be.a('string');
+    }
+    if (answer.id !== null) expect(sentIds, `${where}: an answer to an id nobody sent: ${JSON.stringify(answer)}`).to.include(answer.id);
+    seen.set(answer.id, (seen.get(answer.id) ?? 0) + 1);
+  }
+  const sent = new Map<Id, number>();
+  for (const id of sentIds) sent.set(id, (sent.get(id) ?? 0) + 1);
+  for (const [id, count] of seen) if (id !== null) expect(count, `${where}: answers to id ${id}`).to.be.at.most(sent.get(id) ?? 0);
+}
+
+describe('hostile input (property-based)', function () {
+  this.timeout(240_000);
+
+  describe('over Streamable HTTP', () => {
+    let server: PhantomServer;
+    let listener: HttpListener;
+    let url: URL;
+    const sessions: string[] = [];
+
+    before(async () => {
+      server = everythingServer({ requestTimeoutMs: 200, diagnostics: SILENT_DIAGNOSTICS });
+      listener = await server.listen({ port: 0 });
+      url = new URL(listener.url);
+      sessions.push(await openSession(listener.url), await openSession(listener.url));
+    });
+
+    after(async () => {
+      await listener.close();
+      await server.close();
+    });
+
+    it('answers every request once, with its id or a documented status, and keeps serving', async () => {
+      let nextId = 1000;
+      const heapBefore = heapAfterGc();
+      const headerValue = fc.oneof(hostileString.map((s) => s.replace(/[^\t\x20-\x7e]/g, '')), fc.constantFrom('', ' ', ','));
+      const sessionHeader = fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...sessions) },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: headerValue },
+      );
+      const anHttpCase = fc.boolean().chain((stateless) => fc.record({
+        verb: fc.oneof({ weight: 8, arbitrary: fc.constant('POST') }, { weight: 2, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT', 'OPTIONS', 'PATCH') }),
+        payload: body(stateless),
+        session: stateless ? fc.constant(undefined) : sessionHeader,
+        version: fc.option(fc.oneof(fc.constantFrom('2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'), headerValue), { nil: undefined }),
+        accept: fc.oneof({ weight: 6, arbitrary: fc.constant(MCP_ACCEPT) }, { weight: 1, arbitrary: fc.constantFrom('application/json', 'text/event-stream', '*/*') }, { weight: 1, arbitrary: headerValue }),
+        contentType: fc.oneof({ weight: 8, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: headerValue }),
+        extra: fc.dictionary(fc.constantFrom('mcp-method', 'mcp-name', 'last-event-id', 'mcp-param-text', 'origin', 'authorization'), headerValue, { maxKeys: 3 }),
+      }));
+
+      await holds(fc.asyncProperty(anHttpCase, async (c) => {
+        const { text, ids, carried } = numberIds(c.payload, () => (nextId += 1));
+        const headers: Record<string, string> = { accept: c.accept, 'content-type': c.contentType, ...c.extra };
+        if (c.session !== undefined) headers['mcp-session-id'] = c.session;
+        if (c.version !== undefined) headers['mcp-protocol-version'] = c.version;
+        if (headers.origin !== undefined && headers.origin.trim() === '') delete headers.origin;
+        const withBody = c.verb === 'POST' || c.verb === 'PUT' || c.verb === 'PATCH';
+        const reply = await exchange(url, c.verb, headers, withBody ? text : undefined);
+        const where = `${c.verb} ${text.slice(0, 200)} -> ${reply.status} ${reply.text.slice(0, 200)}`;
+
+        expect(DOCUMENTED_STATUSES.has(reply.status), `${where}: undocumented status`).to.equal(true);
+        const answers = messagesOf(reply);
+        checkAnswers(answers, carried, where);
+        // A single request that the server accepted is answered with its id, unless its stream
+        // legitimately stays open (a standalone or listen stream).
+        const single = ids.length === 1 && !text.trimStart().startsWith('[');
+        if (single && reply.ended && reply.status === 200) {
+          expect(answers.filter(isAnswer).map((a) => a.id), `${where}: the answer to the request`).to.deep.equal([ids[0]]);
+        }
+        if (reply.status >= 400 && reply.text !== '') {
+          const [error] = answers as Array<{ id: unknown }>;
+          expect(error.id === null || carried.includes(error.id as Id), `${where}: the error's id`).to.equal(true);
+        }
+      }), { numRuns: RUNS, seed: SEED, endOnFailure: true });
+
+      // The process is up and the next good request is served, through the official client.
+      const { client } = await connectHttp(listener.url);
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'still here' } })).to.deep.equal({ content: [{ type: 'text', text: 'still here' }] });
+      await client.close();
+      expect(heapAfterGc() - heapBefore, 'heap growth after the run (bytes)').to.be.below(64 * 1024 * 1024);
+    });
+  });
+
+  describe('over stdio', () => {
+    it('answers every request line once, with its id, and keeps serving', async () => {
+      const heapBefore = heapAfterGc();
+      const initialize = JSON.stringify({ jsonrpc: '2.0', id: 'fresh', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {}, sampling: {}, roots: {} }, clientInfo: { name: 'fuzz', version: '1' } } });
+      const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      // Half the pipes start with a proper handshake, so session-era methods are reached too.
+      const aPipe = fc.boolean().chain((stateless) => fc.tuple(fc.boolean(), fc.array(body(stateless), { minLength: 1, maxLength: 12 })))
+        .map(([handshake, rest]) => (handshake ? [initialize, initialized, ...rest] : rest));
+      await holds(fc.asyncProperty(aPipe, async (lines) => {
+        const server = everythingServer({ requestTimeoutMs: 200, diagnostics: SILENT_DIAGNOSTICS });
+        const input = new PassThrough();
+        const output = new PassThrough();
+        const answers: unknown[] = [];
+        let buffered = '';
+        output.setEncoding('utf8');
+        output.on('data', (chunk: string) => {
+          buffered += chunk;
+          for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+            answers.push(JSON.parse(buffered.slice(0, end)));
+            buffered = buffered.slice(end + 1);
+          }
+        });
+        const connection = await server.connect(new StdioTransport({ input, output }));
+        let nextId = 0;
+        const sent = lines.map((line) => numberIds(line, () => (nextId += 1)));
+        const ids = sent.flatMap((s) => s.ids);
+        const carried = sent.flatMap((s) => s.carried);
+        // A well-formed final ping proves the pipe still serves after whatever came before.
+        const probe = `{"jsonrpc":"2.0","id":"probe","method":"ping"}`;
+        for (const { text } of sent) input.write(`${text.replace(/\n/g, ' ')}\n`);
+        input.write(`${probe}\n`);
+
+        const answered = (id: Id) => answers.some((a) => isAnswer(a) && a.id === id);
+        const waitFor = async (done: () => boolean) => {
+          for (let waited = 0; !done() && waited < ANSWER_DEADLINE_MS; waited += 20) await new Promise((r) => setTimeout(r, 20));
+        };
+        // Listen streams stay open by design; every other request must be answered.
+        const openByDesign = new Set(sent.filter((s) => s.text.includes('"subscriptions/listen"')).flatMap((s) => s.ids));
+        await waitFor(() => answered('probe') && ids.every((id) => openByDesign.has(id) || answered(id)));
+        input.end();
+        await connection.done;
+        await server.close();
+
+        const where = `lines ${JSON.stringify(sent.map((s) => s.text.slice(0, 160)))} -> ${JSON.stringify(answers).slice(0, 600)}`;
+        checkAnswers(answers, [...carried, 'probe'], where);
+        expect(answered('probe'), `${where}: the probe ping`).to.equal(true);
+        // Only a request whose line was a single message (not a batch of a session that refuses
+        // them, not malformed) can be required to have an answer with its id.
+        for (const { text, ids: lineIds } of sent) {
+          if (lineIds.length !== 1 || text.trimStart().startsWith('[') || openByDesign.has(lineIds[0])) continue;
+          let parsed: unknown;
+          try { parsed = JSON.parse(text); } catch { continue; }
+          const m = parsed as { jsonrpc?: unknown; method?: unknown; params?: unknown };
+          if (m.jsonrpc !== '2.0' || typeof m.method !== 'string') continue;
+          expect(answered(lineIds[0]), `${where}: an answer to ${text.slice(0, 160)}`).to.equal(true);
+        }
+      }), { numRuns: Math.ceil(RUNS / 3), seed: SEED, endOnFailure: true });
+      expect(heapAfterGc() - heapBefore, 'heap growth after the run (bytes)').to.be.below(64 * 1024 * 1024);
+    });
+  });
+});
