@@ -14,7 +14,7 @@ export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>
   const name = options.name ?? propertyKey;
   if (!name.trim()) scope.problems.push(`${label}: prompt name must not be empty`);
 
-  const signature = readHandlerSignature(scope.proto, propertyKey, options.input);
+  const signature = readHandlerSignature(scope.proto, propertyKey, { input: options.input, canNameInput: true });
   if (signature.problem) scope.problems.push(`${label}: ${signature.problem}`);
   const schema = signature.inputClass ? attempt(scope.problems, label, () => compileClassSchema(signature.inputClass!)) : undefined;
   const args = schema ? argumentsOf(schema) : [];

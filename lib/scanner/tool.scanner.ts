@@ -19,7 +19,7 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   if (!TOOL_NAME.test(name)) scope.problems.push(`${label}: tool name "${name}" must match ${TOOL_NAME.source}`);
   if (!options.description?.trim()) scope.problems.push(`${label}: tool "${name}" needs a description (clients reject tools without one)`);
 
-  const signature = readHandlerSignature(scope.proto, propertyKey, options.input);
+  const signature = readHandlerSignature(scope.proto, propertyKey, { input: options.input, canNameInput: true });
   if (options.inputSchema) {
     if (options.input) scope.problems.push(`${label}: give "input" or "inputSchema", not both`);
     if (options.inputSchema.type !== 'object') scope.problems.push(`${label}: "inputSchema" must have type "object"`);

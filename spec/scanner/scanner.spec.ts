@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsString } from 'class-validator';
-import { DefinitionError, Elicit, Field, Prompt, Resource, Tool, type Context } from '../../lib';
+import { DefinitionError, Elicit, Field, PhantomServer, Prompt, Resource, Tool, type Context } from '../../lib';
 import { scan } from '../../lib/scanner/scanner';
 import type { Constructor } from '../../lib/metadata/metadata-store';
 
@@ -146,6 +146,47 @@ describe('scan', () => {
 
     it('is a start-up error', () => {
       expect(problemsOf([], [NestedForm]).join('\n')).to.match(/inner/);
+    });
+  });
+
+  context('when the build dropped decorator metadata (tsx, esbuild)', () => {
+    // Decorators applied by hand, as a transpiler without emitDecoratorMetadata applies them:
+    // no design:paramtypes is written for any method.
+    class Unbuilt {
+      forecast(args: { city: string }) { return args.city; }
+      plan(args: { city: string }) { return args.city; }
+      station(params: { id: string }) { return params.id; }
+      named(args: { city: string }) { return args.city; }
+      bare() { return 'ok'; }
+    }
+    const decorate = (decorator: (target: object, key: string, descriptor: PropertyDescriptor) => void, method: keyof Unbuilt) =>
+      decorator(Unbuilt.prototype, method, Object.getOwnPropertyDescriptor(Unbuilt.prototype, method)!);
+    decorate(Tool({ description: 'Forecast' }), 'forecast');
+    decorate(Prompt({ description: 'Plan' }), 'plan');
+    decorate(Resource('x://stations/{id}', { description: 'A station' }), 'station');
+    decorate(Tool({ description: 'Named', input: CityArgs }), 'named');
+    decorate(Tool({ description: 'Bare' }), 'bare');
+
+    const problems = problemsOf([Unbuilt]);
+
+    it('fails at start-up for each handler with parameters, saying how to fix the build', () => {
+      expect(problems.map((p) => p.split(':')[0])).to.deep.equal(['Unbuilt#forecast', 'Unbuilt#plan', 'Unbuilt#station']);
+      expect(problems[0]).to.include('no design:paramtypes metadata')
+        .and.include('"emitDecoratorMetadata": true').and.include('"experimentalDecorators": true')
+        .and.include("import 'reflect-metadata'").and.include('{ input: ArgsClass }');
+    });
+
+    it('suggests input: only where the decorator has it', () => {
+      expect(problems[2]).to.include('Compile with tsc').and.not.include('input:');
+    });
+
+    it('accepts a handler whose argument class is named, and one without parameters', () => {
+      expect(problems.join('\n')).not.to.match(/#named|#bare/);
+    });
+
+    it('is what new PhantomServer throws', () => {
+      expect(() => new PhantomServer({ name: 's', version: '1', providers: [Unbuilt] }))
+        .to.throw(DefinitionError, /Unbuilt#forecast: it has parameters but no design:paramtypes metadata/);
     });
   });
 });
