@@ -1,10 +1,10 @@
 import type { ToolOptions } from '../decorators/tool.decorator';
 import type { MemberRecord } from '../metadata/metadata-store';
 import type { ToolAnnotations, WireTool } from '../protocol/wire.types';
-import { compileClassSchema } from '../schema';
+import { argumentClassProblems, compileClassSchema } from '../schema';
 import type { ToolDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
-import { attempt, definedOnly, labelOf, type ScanScope } from './scan-scope';
+import { attempt, definedOnly, labelOf, report, type ScanScope } from './scan-scope';
 
 /** Tool names the spec allows: what clients accept and route by. */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -27,6 +27,7 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     scope.problems.push(`${label}: ${signature.problem}`);
   }
   const inputClass = options.inputSchema ? undefined : signature.inputClass;
+  if (inputClass) report(scope.problems, label, argumentClassProblems(inputClass));
   const inputSchema = options.inputSchema
     ?? (inputClass ? attempt(scope.problems, label, () => compileClassSchema(inputClass)) : EMPTY_OBJECT_SCHEMA);
   const outputSchema = options.output
