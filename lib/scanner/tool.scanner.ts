@@ -1,7 +1,7 @@
 import type { ToolOptions } from '../decorators/tool.decorator';
 import type { MemberRecord } from '../metadata/metadata-store';
 import type { ToolAnnotations, WireTool } from '../protocol/wire.types';
-import { argumentClassProblems, compileClassSchema } from '../schema';
+import { argumentClassProblems, compileClassSchema, compileOutputCheck, compileSchemaCheck, type SchemaCheck } from '../schema';
 import type { ToolDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
 import { attempt, definedOnly, labelOf, report, type ScanScope } from './scan-scope';
@@ -20,9 +20,12 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   if (!options.description?.trim()) scope.problems.push(`${label}: tool "${name}" needs a description (clients reject tools without one)`);
 
   const signature = readHandlerSignature(scope.proto, propertyKey, { input: options.input, canNameInput: true });
+  let inputCheck: SchemaCheck | undefined;
   if (options.inputSchema) {
     if (options.input) scope.problems.push(`${label}: give "input" or "inputSchema", not both`);
     if (options.inputSchema.type !== 'object') scope.problems.push(`${label}: "inputSchema" must have type "object"`);
+    // The spec requires servers to validate tool input: compile the hand-written schema now, once.
+    inputCheck = attempt(scope.problems, `${label}: "inputSchema"`, () => compileSchemaCheck(options.inputSchema!, 'arguments'));
   } else if (signature.problem) {
     scope.problems.push(`${label}: ${signature.problem}`);
   }
@@ -30,8 +33,10 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   if (inputClass) report(scope.problems, label, argumentClassProblems(inputClass));
   const inputSchema = options.inputSchema
     ?? (inputClass ? attempt(scope.problems, label, () => compileClassSchema(inputClass)) : EMPTY_OBJECT_SCHEMA);
-  const outputSchema = options.output
-    ? attempt(scope.problems, label, () => compileClassSchema(options.output!))
+  const output = options.output;
+  const outputSchema = output ? attempt(scope.problems, label, () => compileClassSchema(output)) : undefined;
+  const outputCheck = output && outputSchema
+    ? attempt(scope.problems, `${label}: output ${output.name}`, () => compileOutputCheck(output))
     : undefined;
   if (scope.problems.length > problemsBefore) return undefined;
 
@@ -51,6 +56,8 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     label,
     descriptor,
     inputClass,
+    inputCheck,
+    outputCheck,
     requires: Object.freeze([...(options.requires ?? [])]),
     cache: options.cache,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
