@@ -25,7 +25,10 @@ export interface ToolOptions {
   readonly input?: Constructor;
   /**
    * A hand-written JSON Schema for the arguments, advertised verbatim instead of one compiled from
-   * a DTO. The handler then receives the arguments as a plain object, unvalidated: prefer a DTO.
+   * a DTO. It is compiled once at start-up (JSON Schema 2020-12 unless its `$schema` names 2019-09
+   * or draft-07; an invalid schema is a start-up error) and every call's arguments must conform;
+   * the handler receives them as sent, a plain object. `format` is not checked (an annotation in
+   * 2020-12).
    */
   readonly inputSchema?: JsonObject;
   /**

@@ -78,12 +78,17 @@ export function readClassOptions<O>(key: typeof METADATA_KEYS.elicit, ctor: Func
   return Reflect.getOwnMetadata(key, ctor);
 }
 
+/** The parameter types TypeScript emitted for a method, or `[]` when metadata is missing. */
+export function readParamTypes(proto: object, propertyKey: string): unknown[] {
+  return Reflect.getMetadata(DESIGN_KEYS.paramTypes, proto, propertyKey) ?? [];
+}
+
 /**
- * The parameter types TypeScript emitted for a method (`[]` for a method without parameters), or
- * `undefined` when none were emitted: the build dropped decorator metadata.
+ * Whether TypeScript emitted parameter types for a method. `tsc` emits them for every decorated
+ * method (`[]` for one without parameters), so `false` means the build dropped decorator metadata.
  */
-export function readParamTypes(proto: object, propertyKey: string): unknown[] | undefined {
-  return Reflect.getMetadata(DESIGN_KEYS.paramTypes, proto, propertyKey);
+export function hasParamTypes(proto: object, propertyKey: string): boolean {
+  return Reflect.hasMetadata(DESIGN_KEYS.paramTypes, proto, propertyKey);
 }
 
 export function readPropertyType(proto: object, propertyKey: string): unknown {

@@ -1,5 +1,5 @@
 import { Context } from '../context/context';
-import { readParamTypes, type Constructor } from '../metadata/metadata-store';
+import { hasParamTypes, readParamTypes, type Constructor } from '../metadata/metadata-store';
 import type { Invoker } from './definitions';
 
 /** Parameter types that say nothing about a DTO: the handler gets the plain object. */
@@ -29,14 +29,12 @@ export interface SignatureOptions {
  */
 export function readHandlerSignature(proto: object, method: string, options: SignatureOptions = {}): HandlerSignature {
   const explicitInput = options.input;
-  const emitted = readParamTypes(proto, method);
-  // tsc emits design:paramtypes for every decorated method, `[]` for one without parameters. A
-  // method with parameters and no types was built without metadata: its argument class and its
-  // Context position are unknown, and guessing would skip validation or pass the wrong value.
-  if (emitted === undefined && !explicitInput && takesParameters(proto, method)) {
+  // A method with parameters and no emitted types was built without metadata: its argument class
+  // and its Context position are unknown, and guessing would skip validation or pass the wrong value.
+  if (!explicitInput && !hasParamTypes(proto, method) && takesParameters(proto, method)) {
     return { place: placeAt(1), problem: missingMetadata(options.canNameInput === true) };
   }
-  const types = emitted ?? [];
+  const types = readParamTypes(proto, method);
   const ctxIndex = types.indexOf(Context);
   const place = ctxIndex === 0 ? (_args: unknown, ctx: Context) => [ctx] : placeAt(ctxIndex > 0 ? ctxIndex : 1);
   if (explicitInput) return { inputClass: explicitInput, place };
