@@ -47,9 +47,15 @@ export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>
 
 /** What a property holds that a string cannot become, by the schema keyword that says so. */
 const UNSENDABLE: ReadonlyArray<readonly [string, (s: JsonSchema) => boolean]> = [
-  ['a nested object', (s) => s.$ref !== undefined || s.properties !== undefined || s.anyOf !== undefined || s.type === 'object'],
+  ['a nested object', holdsObject],
   ['an array', (s) => s.type === 'array' || s.items !== undefined],
 ];
+
+/** A nested DTO is inlined, referenced, or (discriminated) one of several. */
+function holdsObject(s: JsonSchema): boolean {
+  return s.$ref !== undefined || s.properties !== undefined || s.type === 'object'
+    || (Array.isArray(s.anyOf) && s.anyOf.some((member) => holdsObject(member as JsonSchema)));
+}
 
 /**
  * Prompt arguments arrive as strings (converted to numbers and booleans where the DTO says so),
