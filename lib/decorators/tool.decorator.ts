@@ -56,7 +56,7 @@ export type ToolReturn<O> = O | CallToolResult | Promise<O | CallToolResult>;
  * `@Tool({ output: Dto })`: a method decorator that only accepts methods whose return type fits
  * the DTO, so a handler that returns another shape is a compile error rather than a failed call.
  */
-export type OutputToolDecorator<O> = <M extends (...args: any[]) => ToolReturn<O>>(
+export type OutputToolDecorator<O> = <M extends (...args: never[]) => ToolReturn<O>>(
   target: object,
   propertyKey: string | symbol,
   descriptor: TypedPropertyDescriptor<M>,
