@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-export { Tool, type ToolOptions } from './decorators/tool.decorator';
+export { Tool, type ToolOptions, type ToolReturn, type OutputToolDecorator } from './decorators/tool.decorator';
 export { Resource, type ResourceOptions, type CompletionSource } from './decorators/resource.decorator';
 export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
 export { Field, type FieldOptions, type FieldFormat, type TitledValues } from './decorators/field.decorator';

@@ -1,6 +1,6 @@
 import { METADATA_KEYS } from '../metadata/metadata-keys';
 import type { Constructor } from '../metadata/metadata-store';
-import type { Icon, JsonObject, Meta } from '../protocol/wire.types';
+import type { CallToolResult, Icon, JsonObject, Meta } from '../protocol/wire.types';
 import { recordingDecorator, type MemberDecorator } from './member-decorator';
 import type { CacheHint } from './cache-hint';
 
@@ -25,7 +25,10 @@ export interface ToolOptions {
   readonly input?: Constructor;
   /**
    * A hand-written JSON Schema for the arguments, advertised verbatim instead of one compiled from
-   * a DTO. The handler then receives the arguments as a plain object, unvalidated: prefer a DTO.
+   * a DTO. It is compiled once at start-up (JSON Schema 2020-12 unless its `$schema` names 2019-09
+   * or draft-07; an invalid schema is a start-up error) and every call's arguments must conform;
+   * the handler receives them as sent, a plain object. `format` is not checked (an annotation in
+   * 2020-12).
    */
   readonly inputSchema?: JsonObject;
   /**
@@ -36,9 +39,28 @@ export interface ToolOptions {
   readonly requires?: readonly ('sampling' | 'elicitation' | 'roots')[];
   /** Caching hint for lists that include this tool (stateless era). */
   readonly cache?: CacheHint;
-  /** A DTO describing `structuredContent`; advertised as `outputSchema`. */
+  /**
+   * A DTO describing `structuredContent`; advertised as `outputSchema`. Every result is checked
+   * against it (its class-validator rules and the advertised schema, `additionalProperties: false`
+   * included) before it is sent: a mismatch, or a result with no structured content, becomes an
+   * `isError` result naming the properties, the detail going to diagnostics. With `output`, the
+   * method's return type must be assignable to the DTO (or be a `CallToolResult`, for errors).
+   */
   readonly output?: Constructor;
 }
+
+/** What a method of a tool with `output: Dto` may return: the DTO's shape, or a result such as `ToolResult.error(...)`. */
+export type ToolReturn<O> = O | CallToolResult | Promise<O | CallToolResult>;
+
+/**
+ * `@Tool({ output: Dto })`: a method decorator that only accepts methods whose return type fits
+ * the DTO, so a handler that returns another shape is a compile error rather than a failed call.
+ */
+export type OutputToolDecorator<O> = <M extends (...args: never[]) => ToolReturn<O>>(
+  target: object,
+  propertyKey: string | symbol,
+  descriptor: TypedPropertyDescriptor<M>,
+) => void;
 
 /**
  * Exposes a method as an MCP tool. The argument DTO is the method's first parameter type; the
@@ -50,8 +72,15 @@ export interface ToolOptions {
  *   forecast(args: ForecastArgs, ctx: Context) {
  *     return { city: args.city, days: args.days };   // -> structuredContent + JSON text
  *   }
+ *
+ *   @Tool({ description: 'Current weather', output: Weather })
+ *   current(args: CityArgs): Weather {                // must return a Weather (checked by tsc, then at run time)
+ *     return { temperature: 21, unit: 'C' };
+ *   }
  * }
  */
+export function Tool<O>(options: ToolOptions & { readonly output: Constructor<O> }): OutputToolDecorator<O>;
+export function Tool(options?: ToolOptions): MemberDecorator;
 export function Tool(options: ToolOptions = {}): MemberDecorator {
   return recordingDecorator(METADATA_KEYS.tools, '@Tool', options);
 }

@@ -83,6 +83,14 @@ export function readParamTypes(proto: object, propertyKey: string): unknown[] {
   return Reflect.getMetadata(DESIGN_KEYS.paramTypes, proto, propertyKey) ?? [];
 }
 
+/**
+ * Whether TypeScript emitted parameter types for a method. `tsc` emits them for every decorated
+ * method (`[]` for one without parameters), so `false` means the build dropped decorator metadata.
+ */
+export function hasParamTypes(proto: object, propertyKey: string): boolean {
+  return Reflect.hasMetadata(DESIGN_KEYS.paramTypes, proto, propertyKey);
+}
+
 export function readPropertyType(proto: object, propertyKey: string): unknown {
   return Reflect.getMetadata(DESIGN_KEYS.type, proto, propertyKey);
 }

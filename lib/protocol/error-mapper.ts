@@ -51,6 +51,15 @@ export function tooManyRequests(limit: number): ErrorObject {
   };
 }
 
+/**
+ * A tool result that breaks the tool's own output schema. It is the tool's fault, not the
+ * model's: the result names the properties, and the full detail goes to diagnostics.
+ */
+export function invalidOutput(tool: { name: string; label: string }, paths: readonly string[], issues: readonly string[], diagnostics: Diagnostics): CallToolResult {
+  diagnostics.error(`${tool.label} returned a result that does not match its output schema:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
+  return ToolResult.error(`Tool "${tool.name}" returned a result that does not match its output schema (${paths.join(', ')}).`);
+}
+
 /** A `resources/read` for a URI nothing serves (session era: -32002 with `data.uri`). */
 export function resourceNotFound(uri: string, message = `Resource not found: ${uri}`, cause?: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.ResourceNotFound, message, { uri }, { cause });

@@ -3,6 +3,7 @@ import type { Constructor } from '../metadata/metadata-store';
 import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../protocol/wire.types';
 import type { UriTemplate } from '../router/uri-template';
 import type { CacheHint } from '../decorators/cache-hint';
+import type { OutputCheck, SchemaCheck } from '../schema';
 
 /**
  * What the scanner compiles from the user's decorated classes. The router sees only these:
@@ -33,6 +34,10 @@ export interface ToolDefinition extends Labelled {
   readonly descriptor: WireTool;
   /** The DTO the arguments are validated into; absent when the handler takes a plain object. */
   readonly inputClass?: Constructor;
+  /** The hand-written `inputSchema`, compiled: the arguments must conform, and reach the handler as sent. */
+  readonly inputCheck?: SchemaCheck;
+  /** The `output` DTO, compiled: structured content must conform before it is sent. */
+  readonly outputCheck?: OutputCheck;
   /** Client capabilities checked before the handler runs. */
   readonly requires: readonly string[];
   readonly invoke: Invoker;

@@ -1,5 +1,5 @@
 import { Context } from '../context/context';
-import { readParamTypes, type Constructor } from '../metadata/metadata-store';
+import { hasParamTypes, readParamTypes, type Constructor } from '../metadata/metadata-store';
 import type { Invoker } from './definitions';
 
 /** Parameter types that say nothing about a DTO: the handler gets the plain object. */
@@ -16,11 +16,24 @@ export interface HandlerSignature {
   readonly place: (args: unknown, ctx: Context) => unknown[];
 }
 
+export interface SignatureOptions {
+  /** The argument class the decorator names (`input:`), which needs no metadata to be found. */
+  readonly input?: Constructor;
+  /** The decorator has an `input` option, so the remedy for missing metadata may suggest it. */
+  readonly canNameInput?: boolean;
+}
+
 /**
  * Reads a handler's signature from `design:paramtypes`: where its context goes (the parameter typed
  * `Context`, else the one after the arguments) and which DTO, if any, its first parameter names.
  */
-export function readHandlerSignature(proto: object, method: string, explicitInput?: Constructor): HandlerSignature {
+export function readHandlerSignature(proto: object, method: string, options: SignatureOptions = {}): HandlerSignature {
+  const explicitInput = options.input;
+  // A method with parameters and no emitted types was built without metadata: its argument class
+  // and its Context position are unknown, and guessing would skip validation or pass the wrong value.
+  if (!explicitInput && !hasParamTypes(proto, method) && takesParameters(proto, method)) {
+    return { place: placeAt(1), problem: missingMetadata(options.canNameInput === true) };
+  }
   const types = readParamTypes(proto, method);
   const ctxIndex = types.indexOf(Context);
   const place = ctxIndex === 0 ? (_args: unknown, ctx: Context) => [ctx] : placeAt(ctxIndex > 0 ? ctxIndex : 1);
@@ -31,6 +44,18 @@ export function readHandlerSignature(proto: object, method: string, explicitInpu
     return { place, problem: `its first parameter must be an argument class or a plain object, not ${describe(first)}` };
   }
   return { inputClass: first as Constructor, place };
+}
+
+function takesParameters(proto: object, method: string): boolean {
+  const fn = (proto as Record<string, unknown>)[method];
+  return typeof fn === 'function' && fn.length > 0;
+}
+
+function missingMetadata(canNameInput: boolean): string {
+  return 'it has parameters but no design:paramtypes metadata, so neither its argument class nor its Context parameter is known '
+    + '(the build dropped decorator metadata, as tsx and esbuild do). Compile with tsc and "experimentalDecorators": true, '
+    + '"emitDecoratorMetadata": true, and import \'reflect-metadata\' before your classes'
+    + (canNameInput ? '; or name the argument class with { input: ArgsClass }' : '');
 }
 
 function placeAt(ctxIndex: number): (args: unknown, ctx: Context) => unknown[] {

@@ -3,11 +3,11 @@ import type { Context } from '../context/context';
 import type { MemberRecord } from '../metadata/metadata-store';
 import type { WireResource, WireResourceTemplate } from '../protocol/wire.types';
 import { parseUriTemplate, type UriTemplate } from '../router/uri-template';
-import { compileClassSchema } from '../schema';
+import { argumentClassProblems, compileClassSchema } from '../schema';
 import { compileCompleters } from './completion-source';
 import type { ResourceDefinition, ResourceLister } from './definitions';
 import { bindInvoker, readHandlerSignature, type HandlerSignature } from './handler-signature';
-import { attempt, definedOnly, labelOf, type ScanScope } from './scan-scope';
+import { attempt, definedOnly, labelOf, report, type ScanScope } from './scan-scope';
 
 export function scanResource(scope: ScanScope, record: MemberRecord<ResourceRecord>): ResourceDefinition | undefined {
   const { options, propertyKey } = record;
@@ -71,6 +71,7 @@ function scanTemplate(
 
 /** Every template variable must be a property of the handler's parameter class. */
 function checkVariables(scope: ScanScope, label: string, template: UriTemplate, signature: HandlerSignature): void {
+  report(scope.problems, label, argumentClassProblems(signature.inputClass!));
   const schema = attempt(scope.problems, label, () => compileClassSchema(signature.inputClass!));
   if (!schema) return;
   const properties = Object.keys((schema.properties ?? {}) as object);

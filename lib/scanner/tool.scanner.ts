@@ -1,10 +1,10 @@
 import type { ToolOptions } from '../decorators/tool.decorator';
 import type { MemberRecord } from '../metadata/metadata-store';
 import type { ToolAnnotations, WireTool } from '../protocol/wire.types';
-import { compileClassSchema } from '../schema';
+import { argumentClassProblems, compileClassSchema, compileOutputCheck, compileSchemaCheck, type SchemaCheck } from '../schema';
 import type { ToolDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
-import { attempt, definedOnly, labelOf, type ScanScope } from './scan-scope';
+import { attempt, definedOnly, labelOf, report, type ScanScope } from './scan-scope';
 
 /** Tool names the spec allows: what clients accept and route by. */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -19,18 +19,24 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   if (!TOOL_NAME.test(name)) scope.problems.push(`${label}: tool name "${name}" must match ${TOOL_NAME.source}`);
   if (!options.description?.trim()) scope.problems.push(`${label}: tool "${name}" needs a description (clients reject tools without one)`);
 
-  const signature = readHandlerSignature(scope.proto, propertyKey, options.input);
+  const signature = readHandlerSignature(scope.proto, propertyKey, { input: options.input, canNameInput: true });
+  let inputCheck: SchemaCheck | undefined;
   if (options.inputSchema) {
     if (options.input) scope.problems.push(`${label}: give "input" or "inputSchema", not both`);
     if (options.inputSchema.type !== 'object') scope.problems.push(`${label}: "inputSchema" must have type "object"`);
+    // The spec requires servers to validate tool input: compile the hand-written schema now, once.
+    inputCheck = attempt(scope.problems, `${label}: "inputSchema"`, () => compileSchemaCheck(options.inputSchema!, 'arguments'));
   } else if (signature.problem) {
     scope.problems.push(`${label}: ${signature.problem}`);
   }
   const inputClass = options.inputSchema ? undefined : signature.inputClass;
+  if (inputClass) report(scope.problems, label, argumentClassProblems(inputClass));
   const inputSchema = options.inputSchema
     ?? (inputClass ? attempt(scope.problems, label, () => compileClassSchema(inputClass)) : EMPTY_OBJECT_SCHEMA);
-  const outputSchema = options.output
-    ? attempt(scope.problems, label, () => compileClassSchema(options.output!))
+  const output = options.output;
+  const outputSchema = output ? attempt(scope.problems, label, () => compileClassSchema(output)) : undefined;
+  const outputCheck = output && outputSchema
+    ? attempt(scope.problems, `${label}: output ${output.name}`, () => compileOutputCheck(output))
     : undefined;
   if (scope.problems.length > problemsBefore) return undefined;
 
@@ -50,6 +56,8 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     label,
     descriptor,
     inputClass,
+    inputCheck,
+    outputCheck,
     requires: Object.freeze([...(options.requires ?? [])]),
     cache: options.cache,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),

@@ -26,6 +26,21 @@ function enumOf(values: unknown, schema: JsonSchema): void {
 }
 
 /**
+ * The values `@IsEnum(entity)` accepts: the elements of an array (class-validator takes one),
+ * else the object's values minus the reverse mappings TypeScript adds to numeric enums
+ * (`Level[0] === 'Low'`). class-validator's own list (its second constraint) drops every
+ * numeric-looking key instead, which empties an array and loses keys such as `'1st'`.
+ */
+function enumValues(entity: unknown): unknown[] | undefined {
+  if (Array.isArray(entity)) return entity;
+  if (entity === null || typeof entity !== 'object') return undefined;
+  const record = entity as Record<string, unknown>;
+  const isReverseMapping = (key: string, value: unknown): boolean =>
+    typeof value === 'string' && Object.hasOwn(record, value) && typeof record[value] === 'number' && String(record[value]) === key;
+  return Object.entries(record).filter(([key, value]) => !isReverseMapping(key, value)).map(([, value]) => value);
+}
+
+/**
  * The built-in table: class-validator rule name -> how it narrows a property schema. Rules not
  * listed (isOptional, nestedValidation, isDefined, most string checks) add nothing a JSON Schema
  * can say; the validation still enforces them.
@@ -41,8 +56,10 @@ export const BUILT_IN_CONVERTERS: Readonly<Record<string, SchemaConverter>> = Ob
   isArray: type('array'),
   isObject: type('object'),
   isDate: stringFormat('date-time'),
-  isDateString: stringFormat('date-time'),
-  isIso8601: stringFormat('date-time'),
+  // ISO 8601 is wider than `date-time` (RFC 3339): plain dates, weeks, ordinal days and times
+  // without an offset pass too, so no JSON Schema format says what these accept.
+  isDateString: type('string'),
+  isIso8601: type('string'),
   isRFC3339: stringFormat('date-time'),
   isEmail: stringFormat('email'),
   isUrl: stringFormat('uri'),
@@ -75,8 +92,7 @@ export const BUILT_IN_CONVERTERS: Readonly<Record<string, SchemaConverter>> = Ob
   isDivisibleBy: constraint('multipleOf'),
   equals: constraint('const'),
   isIn: (rule, schema) => enumOf(rule.constraints[0], schema),
-  // IsEnum keeps the TS enum object first and its values (reverse mappings removed) second.
-  isEnum: (rule, schema) => enumOf(rule.constraints[1], schema),
+  isEnum: (rule, schema) => enumOf(enumValues(rule.constraints[0]), schema),
   isNotIn: (rule, schema) => {
     if (Array.isArray(rule.constraints[0])) schema.not = { enum: [...rule.constraints[0]] };
   },

@@ -2,6 +2,10 @@ export type { JsonSchema, Validated } from './json-schema.types';
 export type { ValidationRule } from './validation-metadata.adapter';
 export { registerSchemaConverter, type SchemaConverter } from './schema-converter.registry';
 export { compileClassSchema } from './class-schema.compiler';
+export { argumentClassProblems } from './argument-class.checks';
+export { compileSchemaCheck, type SchemaCheck } from './json-schema.validator';
+export { compileOutputCheck, type OutputCheck } from './output-validator';
+export { issuePath } from './validation-issues.formatter';
 export { validateArguments, type ValidateArgumentsOptions } from './argument-validator';
 export type {
   BooleanProperty,

@@ -30,3 +30,9 @@ function tidy(message: string, property: string): string {
     .replace(new RegExp(`^(?:nested property )?${name} `), '')
     .replace(new RegExp(`^each value in (?:nested property )?${name} `), 'each value ');
 }
+
+/** The path an issue line is about: `stops[1].city` for `stops[1].city: is required`. */
+export function issuePath(line: string): string {
+  const at = line.indexOf(': ');
+  return at < 0 ? line : line.slice(0, at);
+}

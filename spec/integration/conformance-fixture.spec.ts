@@ -40,7 +40,9 @@ function exactAnswers(connect: () => Promise<Client>) {
     expect(await call('test_elicitation', { message: 'Who?' })).to.deep.equal({
       content: [{ type: 'text', text: 'User response: action=accept, content={"username":"u","email":"e@example.com"}' }],
     });
-    expect(await call('json_schema_2020_12_tool', { name: 'n' })).to.deep.equal({ content: [{ type: 'text', text: 'JSON Schema 2020-12 tool called with: {"name":"n"}' }] });
+    expect(await call('json_schema_2020_12_tool', { name: 'n', contactMethod: 'email', email: 'e@example.com' })).to.deep.equal({
+      content: [{ type: 'text', text: 'JSON Schema 2020-12 tool called with: {"name":"n","contactMethod":"email","email":"e@example.com"}' }],
+    });
   });
 
   it('serves the fixture resources and prompts exactly', async () => {

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { IsString } from 'class-validator';
-import { DefinitionError, Elicit, Field, Prompt, Resource, Tool, type Context } from '../../lib';
+import { Type } from 'class-transformer';
+import { Allow, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { DefinitionError, Elicit, Field, PhantomServer, Prompt, Resource, Tool, type Context } from '../../lib';
 import { scan } from '../../lib/scanner/scanner';
 import type { Constructor } from '../../lib/metadata/metadata-store';
 
@@ -146,6 +147,97 @@ describe('scan', () => {
 
     it('is a start-up error', () => {
       expect(problemsOf([], [NestedForm]).join('\n')).to.match(/inner/);
+    });
+  });
+
+  context('when the build dropped decorator metadata (tsx, esbuild)', () => {
+    // Decorators applied by hand, as a transpiler without emitDecoratorMetadata applies them:
+    // no design:paramtypes is written for any method.
+    class Unbuilt {
+      forecast(args: { city: string }) { return args.city; }
+      plan(args: { city: string }) { return args.city; }
+      station(params: { id: string }) { return params.id; }
+      named(args: { city: string }) { return args.city; }
+      bare() { return 'ok'; }
+    }
+    const decorate = (decorator: (target: object, key: string, descriptor: PropertyDescriptor) => void, method: keyof Unbuilt) =>
+      decorator(Unbuilt.prototype, method, Object.getOwnPropertyDescriptor(Unbuilt.prototype, method)!);
+    decorate(Tool({ description: 'Forecast' }), 'forecast');
+    decorate(Prompt({ description: 'Plan' }), 'plan');
+    decorate(Resource('x://stations/{id}', { description: 'A station' }), 'station');
+    decorate(Tool({ description: 'Named', input: CityArgs }), 'named');
+    decorate(Tool({ description: 'Bare' }), 'bare');
+
+    const problems = problemsOf([Unbuilt]);
+
+    it('fails at start-up for each handler with parameters, saying how to fix the build', () => {
+      expect(problems.map((p) => p.split(':')[0])).to.deep.equal(['Unbuilt#forecast', 'Unbuilt#plan', 'Unbuilt#station']);
+      expect(problems[0]).to.include('no design:paramtypes metadata')
+        .and.include('"emitDecoratorMetadata": true').and.include('"experimentalDecorators": true')
+        .and.include("import 'reflect-metadata'").and.include('{ input: ArgsClass }');
+    });
+
+    it('suggests input: only where the decorator has it', () => {
+      expect(problems[2]).to.include('Compile with tsc').and.not.include('input:');
+    });
+
+    it('accepts a handler whose argument class is named, and one without parameters', () => {
+      expect(problems.join('\n')).not.to.match(/#named|#bare/);
+    });
+
+    it('is what new PhantomServer throws', () => {
+      expect(() => new PhantomServer({ name: 's', version: '1', providers: [Unbuilt] }))
+        .to.throw(DefinitionError, /Unbuilt#forecast: it has parameters but no design:paramtypes metadata/);
+    });
+  });
+
+  context('when an argument class advertises what it does not validate', () => {
+    class Stop { @IsString() city!: string; }
+    interface Contact { email: string }
+    class GappyArgs {
+      @ValidateNested({ each: true }) stops!: Stop[];
+      @ValidateNested() first!: Stop;
+      @Field() @Type(() => Stop) second!: Stop;
+      @Field() contact!: Contact;
+      @Field() id!: string | number;
+      @Field() big!: bigint;
+      @IsOptional() maybe?: Contact;
+      @Allow() anything!: unknown;
+      @IsIn(['a', 1]) either!: string | number;
+      @ValidateNested({ each: true }) @Type(() => Stop) fine!: Stop[];
+    }
+    class Gappy {
+      @Tool({ description: 'x' }) gappy(_args: GappyArgs) {}
+    }
+    class PlanArgs {
+      @ValidateNested() @Type(() => Stop) stop!: Stop;
+      @IsString({ each: true }) tags!: string[];
+      @IsString() city!: string;
+    }
+    class Planner {
+      @Prompt({ description: 'p' }) plan(_args: PlanArgs) {}
+    }
+
+    const problems = problemsOf([Gappy, Planner]);
+    const problemOf = (label: string) => problems.find((p) => p.startsWith(`${label}: `));
+
+    it('reports @ValidateNested({ each: true }) without @Type, whose elements nothing checks', () => {
+      expect(problemOf('Gappy#gappy: GappyArgs#stops')).to.include('needs @Type(() => ItemClass)');
+    });
+    it('reports @ValidateNested() without @Type, and a nested class without @ValidateNested()', () => {
+      expect(problemOf('Gappy#gappy: GappyArgs#first')).to.include('needs @Type(() => Stop)');
+      expect(problemOf('Gappy#gappy: GappyArgs#second')).to.include('is a nested Stop but has no @ValidateNested()');
+    });
+    it('reports interfaces, unions and bigints that no validator types', () => {
+      for (const name of ['contact', 'id', 'maybe']) expect(problemOf(`Gappy#gappy: GappyArgs#${name}`)).to.include('erased at run time');
+      expect(problemOf('Gappy#gappy: GappyArgs#big')).to.include('bigint, which JSON cannot carry');
+    });
+    it('accepts what a validator or @Type describes', () => {
+      expect(problems.join('\n')).not.to.match(/GappyArgs#(anything|either|fine):|PlanArgs#city/);
+    });
+    it('reports prompt arguments that a string can never fill', () => {
+      expect(problemOf('Planner#plan: PlanArgs#stop')).to.include('is a nested object; prompt arguments are strings');
+      expect(problemOf('Planner#plan: PlanArgs#tags')).to.include('is an array; prompt arguments are strings');
     });
   });
 });

@@ -8,7 +8,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { Field } from '../../lib/decorators/field.decorator';
-import { compileClassSchema, registerSchemaConverter } from '../../lib/schema';
+import { compileClassSchema, registerSchemaConverter, validateArguments } from '../../lib/schema';
 
 describe('compileClassSchema', () => {
   context('when a class has no properties', () => {
@@ -41,8 +41,8 @@ describe('compileClassSchema', () => {
         digits: { type: 'string', pattern: '^\\d+$' },
         email: { type: 'string', format: 'email' },
         site: { type: 'string', format: 'uri' },
-        at: { type: 'string', format: 'date-time' },
-        since: { type: 'string', format: 'date-time' },
+        at: { type: 'string' },
+        since: { type: 'string' },
         id: { type: 'string', format: 'uuid' },
         day: { type: 'string', format: 'date' },
       });
@@ -95,6 +95,43 @@ describe('compileClassSchema', () => {
         free: { type: 'string', oneOf: [{ const: 'a', title: 'Alpha' }] },
         legacy: { type: 'string', enum: ['eco', 'biz'], enumNames: ['Economy', 'Business'] },
       });
+    });
+  });
+
+  context('when @IsEnum is given an array, a plain object or a numeric enum', () => {
+    enum Level { Low, High }
+    enum Mixed { No = 0, Yes = 'yes' }
+    const Ordinals = { '1st': 'first', '2nd': 'second' };
+    class Phone {
+      @IsEnum(['mobile', 'home', 'work']) kind!: string;
+      @IsEnum({ a: 'x', b: 'y' }) letter!: string;
+      @IsEnum(Ordinals) ordinal!: string;
+      @IsEnum(Level) level!: Level;
+      @IsEnum(Mixed) mixed!: Mixed;
+      @IsEnum([1, 2, 3], { each: true }) lines!: number[];
+    }
+
+    it('advertises the values class-validator accepts, not an empty list', () => {
+      expect(compileClassSchema(Phone).properties).to.deep.equal({
+        kind: { type: 'string', enum: ['mobile', 'home', 'work'] },
+        letter: { type: 'string', enum: ['x', 'y'] },
+        ordinal: { type: 'string', enum: ['first', 'second'] },
+        level: { type: 'number', enum: [0, 1] },
+        mixed: { enum: [0, 'yes'] },
+        lines: { type: 'array', items: { type: 'number', enum: [1, 2, 3] } },
+      });
+    });
+  });
+
+  context('when a property is @IsDateString() or @IsISO8601()', () => {
+    class Dates {
+      @IsDateString() day!: string;
+      @IsISO8601() week!: string;
+    }
+
+    it('advertises no date-time format, since plain dates (and weeks, ordinals...) pass too', async () => {
+      expect(await validateArguments(Dates, { day: '2024-05-01', week: '2024-W18' })).to.have.property('ok', true);
+      expect(compileClassSchema(Dates).properties).to.deep.equal({ day: { type: 'string' }, week: { type: 'string' } });
     });
   });
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDateString, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDateString, IsEnum, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID,
   Matches, Max, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { Elicit } from '../../lib/decorators/elicit.decorator';
@@ -33,7 +33,7 @@ describe('compileFormClass', () => {
             ratio: { type: 'number', title: 'Ratio', default: 0.5 },
             subscribe: { type: 'boolean', title: 'Subscribe', default: false },
             start: { type: 'string', title: 'Start', format: 'date', default: '2025-01-01' },
-            when: { type: 'string', title: 'When', format: 'date-time' },
+            when: { type: 'string', title: 'When' },
           },
           required: ['when'],
         },
@@ -62,6 +62,21 @@ describe('compileFormClass', () => {
           legacy: { type: 'string', enum: ['s', 'l'], enumNames: ['Small', 'Large'] },
         },
         required: ['size', 'colours', 'legacy'],
+      });
+    });
+  });
+
+  context('when a select takes its values from @IsEnum([...])', () => {
+    @Elicit({ message: 'Phone' })
+    class PhoneForm {
+      @Field({ title: 'Kind', oneOf: { mobile: 'Mobile', home: 'Home', work: 'Work' } }) @IsEnum(['mobile', 'home', 'work']) kind!: string;
+      @IsEnum(['sms', 'call']) contact!: string;
+    }
+
+    it('offers the listed values, not an empty select', () => {
+      expect(compileFormClass(PhoneForm).requestedSchema.properties).to.deep.equal({
+        kind: { type: 'string', title: 'Kind', oneOf: [{ const: 'mobile', title: 'Mobile' }, { const: 'home', title: 'Home' }, { const: 'work', title: 'Work' }] },
+        contact: { type: 'string', enum: ['sms', 'call'] },
       });
     });
   });

@@ -1,11 +1,11 @@
 import type { Context } from '../../context/context';
-import { invalidArguments, toolFailure } from '../../protocol/error-mapper';
+import { invalidArguments, invalidOutput, toolFailure } from '../../protocol/error-mapper';
 import { ProtocolError } from '../../protocol/errors';
 import { Method } from '../../protocol/methods';
 import type { CallToolResult, JsonObject } from '../../protocol/wire.types';
 import { normaliseToolResult, ToolResult } from '../../results/tool-result';
 import type { ToolDefinition } from '../../scanner/definitions';
-import { validateArguments } from '../../schema';
+import { issuePath, validateArguments } from '../../schema';
 import { pagedList } from './paged-list';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
 
@@ -29,11 +29,19 @@ async function callTool(tool: ToolDefinition, args: JsonObject, ctx: Context, di
     const checked = await validateArguments(tool.inputClass, args);
     if (!checked.ok) return ToolResult.error(invalidArguments(`tool "${tool.name}"`, checked.issues));
     input = checked.value;
+  } else if (tool.inputCheck) {
+    const issues = tool.inputCheck(args);
+    if (issues.length > 0) return ToolResult.error(invalidArguments(`tool "${tool.name}"`, issues));
   }
+  let result: CallToolResult;
   try {
     if (tool.requires.length > 0) ctx.requireCapabilities(tool.requires);
-    return normaliseToolResult(await tool.invoke(input, ctx));
+    result = normaliseToolResult(await tool.invoke(input, ctx));
   } catch (error) {
     return toolFailure(error, tool.label, diagnostics);
   }
+  // An error result carries no structured content, and the client does not check it.
+  if (!tool.outputCheck || result.isError) return result;
+  const issues = await tool.outputCheck(result.structuredContent);
+  return issues.length > 0 ? invalidOutput(tool, [...new Set(issues.map(issuePath))], issues, diagnostics) : result;
 }
