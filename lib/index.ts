@@ -18,11 +18,11 @@ export { ToolResult } from './results/tool-result';
 export { ResourceContent, type ResourceContentOptions } from './results/resource-content';
 export { userText, assistantText, promptMessage } from './results/prompt-result';
 
-export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError } from './protocol/errors';
-export { ErrorCode } from './protocol/error-codes';
-export { Method, Notification } from './protocol/methods';
-export { STDERR_DIAGNOSTICS, SILENT_DIAGNOSTICS, type Diagnostics, type WarningRateLimit } from './protocol/diagnostics';
-export type * from './protocol/wire.types';
+export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError } from './core/errors';
+export { ErrorCode } from './core/error-codes';
+export { Method, Notification } from './core/methods';
+export { STDERR_DIAGNOSTICS, SILENT_DIAGNOSTICS, type Diagnostics, type WarningRateLimit } from './core/diagnostics';
+export type * from './core/wire.types';
 
 export type { Outcome } from './router/router';
 export type { ListKind } from './router/registry';
@@ -39,6 +39,6 @@ export { InMemorySessionStore, type SessionStore } from './protocol/session/sess
 export type { SessionState } from './protocol/session/session-state';
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
-export type { CacheHint } from './decorators/cache-hint';
+export type { CacheHint } from './metadata/cache-hint';
 export { registerSchemaConverter, type SchemaConverter, type ValidationRule, type JsonSchema } from './schema';
 export type { FormElicitation, UrlElicitation, FormProperty, RequestedSchema } from './schema';

@@ -1,6 +1,6 @@
-import type { Method, Notification } from '../protocol/methods';
-import type { JsonObject, LoggingLevel } from '../protocol/wire.types';
-import { PhantomError } from '../protocol/errors';
+import type { Method, Notification } from '../core/methods';
+import type { JsonObject, LoggingLevel } from '../core/wire.types';
+import { PhantomError } from '../core/errors';
 
 /** Options of one server-to-client request. */
 export interface ChannelRequestOptions {

@@ -1,14 +1,14 @@
 import type { Constructor } from '../metadata/metadata-store';
-import { Method, Notification } from '../protocol/methods';
-import { ClientError, PhantomError, ToolError } from '../protocol/errors';
-import { rootsResultProblem } from '../protocol/roots-result';
+import { Method, Notification } from '../core/methods';
+import { ClientError, PhantomError, ToolError } from '../core/errors';
+import { rootsResultProblem } from '../core/roots-result';
 import {
   LOGGING_LEVELS, type ClientCapabilities, type Implementation, type JsonObject, type LoggingLevel,
-} from '../protocol/wire.types';
+} from '../core/wire.types';
 import type { FormElicitation, UrlElicitation } from '../schema/form-elicitation';
 import { formFromClass, toElicitParams } from '../schema/form-elicitation';
 import { validateFormContent } from '../schema/form-schema.compiler';
-import { Cancellation } from './cancellation';
+import { Cancellation } from '../core/cancellation';
 import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
 import type { ElicitResult } from './elicit-result';
 

@@ -1,5 +1,5 @@
-import { ErrorCode } from '../protocol/error-codes';
-import { ProtocolError } from '../protocol/errors';
+import { ErrorCode } from '../core/error-codes';
+import { ProtocolError } from '../core/errors';
 import { toElicitParams, type UrlElicitation } from '../schema/form-elicitation';
 
 /**

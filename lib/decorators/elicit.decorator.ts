@@ -1,16 +1,12 @@
 import { METADATA_KEYS } from '../metadata/metadata-keys';
+import type { ElicitOptions } from '../metadata/elicit-options';
 import { writeClassOptions } from '../metadata/metadata-store';
 import { buildForm, buildUrl } from '../schema/elicitation.builder';
 
 export type { FormElicitation, FormProperty, UrlElicitation } from '../schema/form-elicitation';
 export { toElicitParams } from '../schema/elicitation.builder';
 export { formFromClass } from '../schema/form-schema.compiler';
-
-/** What `@Elicit` records about a form class. */
-export interface ElicitOptions {
-  /** Shown to the user above the form: say what you need and why. */
-  readonly message: string;
-}
+export type { ElicitOptions } from '../metadata/elicit-options';
 
 /**
  * Declares a class as an elicitation form: each property (described by `@Field`, constrained by

@@ -1,25 +1,8 @@
 import { METADATA_KEYS } from '../metadata/metadata-keys';
-import type { Constructor } from '../metadata/metadata-store';
-import type { Icon, Meta } from '../protocol/wire.types';
-import type { CompletionSource } from './resource.decorator';
 import { recordingDecorator, type MemberDecorator } from './member-decorator';
-import type { CacheHint } from './cache-hint';
+import type { PromptOptions } from '../metadata/prompt-options';
 
-/** Options of `@Prompt`, kept exactly as written. */
-export interface PromptOptions {
-  /** Defaults to the method name. */
-  readonly name?: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly icons?: readonly Icon[];
-  readonly _meta?: Meta;
-  /** The argument DTO, when the method's first parameter type cannot say. */
-  readonly input?: Constructor;
-  /** Caching hint for lists that include this prompt (stateless era). */
-  readonly cache?: CacheHint;
-  /** Completion of argument values, by argument name. */
-  readonly complete?: Readonly<Record<string, CompletionSource>>;
-}
+export type { PromptOptions };
 
 /**
  * Exposes a method as a prompt. Its arguments are the properties of the argument DTO (name,

@@ -1,5 +1,5 @@
 import type { Registry } from '../router/registry';
-import type { JsonObject } from './wire.types';
+import type { JsonObject } from '../core/wire.types';
 
 /**
  * The server's capabilities, computed from what is registered: a server advertises only the

@@ -1,4 +1,4 @@
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../core/canonical-json';
 
 /**
  * Principals (what the authentication hook attaches) are compared across requests: a session, and

@@ -1,6 +1,6 @@
 import type {
   AudioContent, ContentBlock, EmbeddedResource, ImageContent, ResourceContents, ResourceLink, TextContent, WireResource,
-} from '../protocol/wire.types';
+} from '../core/wire.types';
 
 /** Binary data as the wire wants it: base64 text. Strings are taken to be base64 already. */
 export function toBase64(data: Uint8Array | ArrayBuffer | string): string {

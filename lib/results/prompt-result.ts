@@ -1,4 +1,4 @@
-import type { ContentBlock, GetPromptResult, PromptMessage, Role } from '../protocol/wire.types';
+import type { ContentBlock, GetPromptResult, PromptMessage, Role } from '../core/wire.types';
 import { Content, isContentBlock } from './content';
 
 /** A user message with text. */

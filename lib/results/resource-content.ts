@@ -1,4 +1,4 @@
-import type { BlobResourceContents, JsonObject, Meta, ReadResourceResult, ResourceContents, TextResourceContents } from '../protocol/wire.types';
+import type { BlobResourceContents, JsonObject, Meta, ReadResourceResult, ResourceContents, TextResourceContents } from '../core/wire.types';
 import { toBase64 } from './content';
 
 /** Optional fields of resource contents; `uri` and `mimeType` default from the request and template. */

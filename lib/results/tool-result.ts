@@ -1,4 +1,4 @@
-import type { CallToolResult, ContentBlock, JsonObject } from '../protocol/wire.types';
+import type { CallToolResult, ContentBlock, JsonObject } from '../core/wire.types';
 import { Content, isContentBlock } from './content';
 
 /**

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ProtocolError } from '../protocol/errors';
+import { ProtocolError } from '../core/errors';
 
 /** A page of a list and the cursor to the next one, if any. */
 export interface Page<T> {

@@ -1,12 +1,12 @@
-import { DefinitionError } from '../protocol/errors';
-import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../protocol/wire.types';
+import { DefinitionError } from '../core/errors';
+import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../core/wire.types';
 import type {
   Definitions, FixedResourceDefinition, PromptDefinition, ResourceDefinition, TemplateResourceDefinition, ToolDefinition,
-} from '../scanner/definitions';
-import { resourceKey } from '../scanner/scanner';
-import type { CacheHint } from '../decorators/cache-hint';
-import { TemplateMatcher } from './template-matcher';
-import type { TemplateParams } from './uri-template';
+} from '../definitions/definitions';
+import { resourceKey } from '../definitions/scanner';
+import type { CacheHint } from '../metadata/cache-hint';
+import { TemplateMatcher } from '../uri-template/template-matcher';
+import type { TemplateParams } from '../uri-template/uri-template';
 
 /** The lists a client can be told have changed. */
 export type ListKind = 'tools' | 'prompts' | 'resources';

@@ -1,9 +1,9 @@
 import { Context } from '../context/context';
-import type { Diagnostics } from '../protocol/diagnostics';
-import { toErrorObject, type ErrorObject } from '../protocol/error-mapper';
-import { ProtocolError } from '../protocol/errors';
-import type { Method } from '../protocol/methods';
-import type { JsonObject } from '../protocol/wire.types';
+import type { Diagnostics } from '../core/diagnostics';
+import { toErrorObject, type ErrorObject } from '../core/error-mapper';
+import { ProtocolError } from '../core/errors';
+import type { Method } from '../core/methods';
+import type { JsonObject } from '../core/wire.types';
 import { completionHandlers } from './handlers/completion.handlers';
 import { requireUri, type HandlerDeps, type MethodHandler } from './handlers/method-handler';
 import { promptHandlers } from './handlers/prompt.handlers';

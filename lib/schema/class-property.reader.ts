@@ -1,4 +1,4 @@
-import type { FieldOptions } from '../decorators/field.decorator';
+import type { FieldOptions } from '../metadata/field-options';
 import { readFields, readPropertyType } from '../metadata/metadata-store';
 import { readTransformTypes, readValidationRules, type ValidationRule } from './validation-metadata.adapter';
 

@@ -1,4 +1,4 @@
-import { PhantomError } from '../protocol/errors';
+import { PhantomError } from '../core/errors';
 import type {
   BooleanProperty,
   EnumProperty,

@@ -1,4 +1,4 @@
-import type { FieldOptions, TitledValues } from '../decorators/field.decorator';
+import type { FieldOptions, TitledValues } from '../metadata/field-options';
 import type { JsonSchema } from './json-schema.types';
 
 /** A `{ const, title }` choice, the shape titled selects use on the wire. */

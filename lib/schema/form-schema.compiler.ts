@@ -1,7 +1,7 @@
-import type { ElicitOptions } from '../decorators/elicit.decorator';
+import type { ElicitOptions } from '../metadata/elicit-options';
 import { METADATA_KEYS } from '../metadata/metadata-keys';
 import { readClassOptions } from '../metadata/metadata-store';
-import { DefinitionError } from '../protocol/errors';
+import { DefinitionError } from '../core/errors';
 import { compileClassSchema } from './class-schema.compiler';
 import type { FormElicitation, RequestedSchema } from './form-elicitation';
 import { FORM_FORMATS } from './form-spec.checks';

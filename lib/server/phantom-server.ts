@@ -1,13 +1,13 @@
 import { container as rootContainer, Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
-import { STDERR_DIAGNOSTICS, type Diagnostics } from '../protocol/diagnostics';
-import type { Implementation } from '../protocol/wire.types';
+import { STDERR_DIAGNOSTICS, type Diagnostics } from '../core/diagnostics';
+import type { Implementation } from '../core/wire.types';
 import { Paginator } from '../router/pagination';
 import { Registry, type ListChangeListener } from '../router/registry';
 import { Router, type Outcome } from '../router/router';
 import { EVERYTHING_VISIBLE, type VisibleItem } from '../router/visibility';
-import { scan } from '../scanner/scanner';
+import { scan } from '../definitions/scanner';
 import { ProtocolCore } from '../protocol/core/protocol-core';
 import type { MessageTransport } from '../transport/message-transport';
 import { StreamConnection } from '../transport/stream-connection';

@@ -1,10 +1,10 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Constructor } from '../metadata/metadata-store';
-import type { Diagnostics, WarningRateLimit } from '../protocol/diagnostics';
+import type { Diagnostics, WarningRateLimit } from '../core/diagnostics';
 import type { SessionStore } from '../protocol/session/session-store';
 import type { Visibility } from '../router/visibility';
-import type { CacheHint } from '../decorators/cache-hint';
-import type { Icon } from '../protocol/wire.types';
+import type { CacheHint } from '../metadata/cache-hint';
+import type { Icon } from '../core/wire.types';
 
 /**
  * How a server is made.

@@ -1,12 +1,12 @@
-import { Cancellation } from '../context/cancellation';
+import { Cancellation } from '../core/cancellation';
 import type { Exchange } from '../protocol/core/exchange';
 import type { ProtocolCore } from '../protocol/core/protocol-core';
-import { ErrorCode } from '../protocol/error-codes';
-import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc';
+import { ErrorCode } from '../core/error-codes';
+import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest } from '../core/jsonrpc';
 import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from '../protocol/session-era/batch';
 import { allowsBatches } from '../protocol/versions';
-import { toErrorObject } from '../protocol/error-mapper';
-import { Method, Notification } from '../protocol/methods';
+import { toErrorObject } from '../core/error-mapper';
+import { Method, Notification } from '../core/methods';
 import { carriesRequestMeta } from '../protocol/stateless-era/request-meta';
 import { StatelessMethod } from '../protocol/stateless-era/stateless-era';
 import type { SessionState } from '../protocol/session/session-state';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SEED_REQUESTED_SCHEMA } from '../support/seed-form';
-import { PhantomError } from '../../lib/protocol/errors';
+import { PhantomError } from '../../lib/core/errors';
 import { buildForm, buildUrl, toElicitParams, type FormProperty } from '../../lib/schema';
 
 /** The requestedSchema of a one-property form. */

@@ -7,7 +7,7 @@ import {
 } from 'class-validator';
 import { Elicit } from '../../lib/decorators/elicit.decorator';
 import { Field } from '../../lib/decorators/field.decorator';
-import { DefinitionError } from '../../lib/protocol/errors';
+import { DefinitionError } from '../../lib/core/errors';
 import { compileFormClass, formClassProblems, formFromClass } from '../../lib/schema';
 
 describe('compileFormClass', () => {

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../jsonrpc';
+import type { JsonRpcMessage } from '../../core/jsonrpc';
 
 /**
  * The way back for one incoming request: notifications and server-to-client requests related to

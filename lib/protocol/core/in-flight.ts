@@ -1,5 +1,5 @@
-import { Cancellation } from '../../context/cancellation';
-import type { RequestId } from '../jsonrpc';
+import { Cancellation } from '../../core/cancellation';
+import type { RequestId } from '../../core/jsonrpc';
 
 /**
  * Requests being handled, by session and id, so `notifications/cancelled` can abort them. Ids

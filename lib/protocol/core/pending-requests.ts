@@ -1,6 +1,6 @@
-import { ClientError, PhantomError } from '../errors';
-import type { JsonRpcResponse, RequestId } from '../jsonrpc';
-import type { JsonObject } from '../wire.types';
+import { ClientError, PhantomError } from '../../core/errors';
+import type { JsonRpcResponse, RequestId } from '../../core/jsonrpc';
+import type { JsonObject } from '../../core/wire.types';
 
 interface Waiter {
   /** The method of the request to the client, so that its error says what failed. */

@@ -1,6 +1,6 @@
 import type { ListKind } from '../../router/registry';
-import { Notification } from '../methods';
-import type { JsonObject } from '../wire.types';
+import { Notification } from '../../core/methods';
+import type { JsonObject } from '../../core/wire.types';
 
 /** What a `subscriptions/listen` stream asks for (protocol 2026-07-28 `SubscriptionFilter`). */
 export interface ListenFilter {

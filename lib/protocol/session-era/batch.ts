@@ -1,9 +1,9 @@
 import type { Exchange } from '../core/exchange';
 import type { ProtocolCore } from '../core/protocol-core';
-import { ErrorCode } from '../error-codes';
-import { toErrorObject, type ErrorObject } from '../error-mapper';
-import { classify, failure, type Classified, type JsonRpcResponse } from '../jsonrpc';
-import { Method } from '../methods';
+import { ErrorCode } from '../../core/error-codes';
+import { toErrorObject, type ErrorObject } from '../../core/error-mapper';
+import { classify, failure, type Classified, type JsonRpcResponse } from '../../core/jsonrpc';
+import { Method } from '../../core/methods';
 import type { SessionState } from '../session/session-state';
 
 export const EMPTY_BATCH: ErrorObject = Object.freeze({ code: ErrorCode.InvalidRequest, message: 'Invalid Request: an empty batch' });

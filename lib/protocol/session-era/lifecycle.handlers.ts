@@ -1,8 +1,8 @@
-import { resourceNotFound } from '../error-mapper';
-import { ProtocolError } from '../errors';
-import { Method } from '../methods';
+import { resourceNotFound } from '../../core/error-mapper';
+import { ProtocolError } from '../../core/errors';
+import { Method } from '../../core/methods';
 import type { SessionState } from '../session/session-state';
-import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../wire.types';
+import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../../core/wire.types';
 
 /** What the lifecycle methods ask of the router: a checked URI, and whether a caller may know it. */
 export interface ResourceAccess {

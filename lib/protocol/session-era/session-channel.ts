@@ -1,8 +1,8 @@
 import type { ChannelRequestOptions, ClientChannel } from '../../context/client-channel';
-import { ToolError } from '../errors';
-import { notification, request } from '../jsonrpc';
-import { Method, type Notification } from '../methods';
-import type { JsonObject, LoggingLevel } from '../wire.types';
+import { ToolError } from '../../core/errors';
+import { notification, request } from '../../core/jsonrpc';
+import { Method, type Notification } from '../../core/methods';
+import type { JsonObject, LoggingLevel } from '../../core/wire.types';
 import type { Exchange } from '../core/exchange';
 import type { PendingRequests } from '../core/pending-requests';
 import type { SessionState } from '../session/session-state';

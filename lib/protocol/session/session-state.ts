@@ -1,4 +1,4 @@
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../wire.types';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../../core/wire.types';
 
 /**
  * Everything the server remembers about one session. Plain data only (no functions, no sockets),

@@ -1,11 +1,11 @@
 import type { ChannelRequestOptions, ClientChannel } from '../../context/client-channel';
 import type { Exchange } from '../core/exchange';
-import { ErrorCode } from '../error-codes';
-import { InputRequiredSignal, ProtocolError } from '../errors';
-import { notification } from '../jsonrpc';
-import { Method, type Notification } from '../methods';
-import { rootsResultProblem } from '../roots-result';
-import type { JsonObject, LoggingLevel } from '../wire.types';
+import { ErrorCode } from '../../core/error-codes';
+import { InputRequiredSignal, ProtocolError } from '../../core/errors';
+import { notification } from '../../core/jsonrpc';
+import { Method, type Notification } from '../../core/methods';
+import { rootsResultProblem } from '../../core/roots-result';
+import type { JsonObject, LoggingLevel } from '../../core/wire.types';
 
 /** Short, stable key prefixes for input requests, by method. */
 const KEY_PREFIX: Readonly<Record<string, string>> = Object.freeze({

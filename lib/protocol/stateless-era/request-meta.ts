@@ -1,6 +1,6 @@
-import { ErrorCode } from '../error-codes';
-import type { ErrorObject } from '../error-mapper';
-import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type JsonObject, type LoggingLevel } from '../wire.types';
+import { ErrorCode } from '../../core/error-codes';
+import type { ErrorObject } from '../../core/error-mapper';
+import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type JsonObject, type LoggingLevel } from '../../core/wire.types';
 
 /** The `_meta` keys of the stateless era (protocol 2026-07-28), spelled once. */
 export const MetaKey = Object.freeze({

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { canonicalJson } from '../canonical-json';
-import { ProtocolError } from '../errors';
-import type { JsonObject } from '../wire.types';
+import { canonicalJson } from '../../core/canonical-json';
+import { ProtocolError } from '../../core/errors';
+import type { JsonObject } from '../../core/wire.types';
 
 /** What a `requestState` is bound to: the request it continues and who sent it. */
 export interface StateBinding {

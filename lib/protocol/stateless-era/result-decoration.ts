@@ -1,7 +1,7 @@
-import type { CacheHint } from '../../decorators/cache-hint';
+import type { CacheHint } from '../../metadata/cache-hint';
 import type { HintedList, Registry } from '../../router/registry';
-import { Method } from '../methods';
-import type { Implementation, JsonObject } from '../wire.types';
+import { Method } from '../../core/methods';
+import type { Implementation, JsonObject } from '../../core/wire.types';
 import { MetaKey } from './request-meta';
 
 /** Server-wide caching defaults, before what the decorators say. */

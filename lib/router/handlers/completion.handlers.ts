@@ -1,7 +1,7 @@
-import { ProtocolError } from '../../protocol/errors';
-import { Method } from '../../protocol/methods';
-import type { JsonObject } from '../../protocol/wire.types';
-import type { Completer } from '../../scanner/definitions';
+import { ProtocolError } from '../../core/errors';
+import { Method } from '../../core/methods';
+import type { JsonObject } from '../../core/wire.types';
+import type { Completer } from '../../definitions/definitions';
 import type { Registry } from '../registry';
 import type { VisibleItem } from '../visibility';
 import { optionalObject, requireString, requireUri, type HandlerDeps, type MethodEntry } from './method-handler';

@@ -1,8 +1,8 @@
 import type { Context } from '../../context/context';
-import type { Method } from '../../protocol/methods';
-import type { Diagnostics } from '../../protocol/diagnostics';
-import { ProtocolError } from '../../protocol/errors';
-import type { JsonObject } from '../../protocol/wire.types';
+import type { Method } from '../../core/methods';
+import type { Diagnostics } from '../../core/diagnostics';
+import { ProtocolError } from '../../core/errors';
+import type { JsonObject } from '../../core/wire.types';
 import type { Paginator } from '../pagination';
 import type { Registry } from '../registry';
 import type { Visibility } from '../visibility';

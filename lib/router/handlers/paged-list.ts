@@ -1,5 +1,5 @@
 import type { Context } from '../../context/context';
-import type { JsonObject } from '../../protocol/wire.types';
+import type { JsonObject } from '../../core/wire.types';
 import { EVERYTHING_VISIBLE, type Visibility, type VisibleItem } from '../visibility';
 import type { HandlerDeps, MethodHandler } from './method-handler';
 

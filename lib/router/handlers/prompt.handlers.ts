@@ -1,7 +1,7 @@
-import { invalidArguments } from '../../protocol/error-mapper';
-import { ProtocolError } from '../../protocol/errors';
-import { Method } from '../../protocol/methods';
-import type { JsonObject } from '../../protocol/wire.types';
+import { invalidArguments } from '../../core/error-mapper';
+import { ProtocolError } from '../../core/errors';
+import { Method } from '../../core/methods';
+import type { JsonObject } from '../../core/wire.types';
 import { normalisePromptResult } from '../../results/prompt-result';
 import { validateArguments } from '../../schema';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';

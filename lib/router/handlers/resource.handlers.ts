@@ -1,8 +1,8 @@
 import type { Context } from '../../context/context';
-import { invalidArguments, resourceNotFound, resourceReadFailure } from '../../protocol/error-mapper';
-import { ProtocolError } from '../../protocol/errors';
-import { Method } from '../../protocol/methods';
-import type { JsonObject, WireResource } from '../../protocol/wire.types';
+import { invalidArguments, resourceNotFound, resourceReadFailure } from '../../core/error-mapper';
+import { ProtocolError } from '../../core/errors';
+import { Method } from '../../core/methods';
+import type { JsonObject, WireResource } from '../../core/wire.types';
 import { normaliseResourceResult } from '../../results/resource-content';
 import { validateArguments } from '../../schema';
 import type { HandlerDeps, MethodEntry } from './method-handler';

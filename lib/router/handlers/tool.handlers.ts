@@ -1,10 +1,11 @@
 import type { Context } from '../../context/context';
-import { invalidArguments, invalidOutput, toolFailure } from '../../protocol/error-mapper';
-import { ProtocolError } from '../../protocol/errors';
-import { Method } from '../../protocol/methods';
-import type { CallToolResult, JsonObject } from '../../protocol/wire.types';
+import { invalidArguments } from '../../core/error-mapper';
+import { invalidOutput, toolFailure } from '../../results/tool-failure';
+import { ProtocolError } from '../../core/errors';
+import { Method } from '../../core/methods';
+import type { CallToolResult, JsonObject } from '../../core/wire.types';
 import { normaliseToolResult, ToolResult } from '../../results/tool-result';
-import type { ToolDefinition } from '../../scanner/definitions';
+import type { ToolDefinition } from '../../definitions/definitions';
 import { issuePath, validateArguments } from '../../schema';
 import { pagedList } from './paged-list';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';

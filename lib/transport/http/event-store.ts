@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../../protocol/jsonrpc';
+import type { JsonRpcMessage } from '../../core/jsonrpc';
 
 /**
  * Where SSE events are kept for resumption: a client that lost a stream reconnects with

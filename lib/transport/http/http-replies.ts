@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { ErrorCode } from '../../protocol/error-codes';
-import { failure, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc';
-import type { ErrorObject } from '../../protocol/error-mapper';
+import { ErrorCode } from '../../core/error-codes';
+import { failure, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
+import type { ErrorObject } from '../../core/error-mapper';
 import type { BodyFailure, BodyLimits } from './body-reader';
 
 /** HTTP-level refusals carry a JSON-RPC error body too, so every client can read why. */

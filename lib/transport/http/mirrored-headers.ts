@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { ErrorCode } from '../../protocol/error-codes';
-import type { ErrorObject } from '../../protocol/error-mapper';
-import type { JsonRpcRequest } from '../../protocol/jsonrpc';
-import { Method } from '../../protocol/methods';
+import { ErrorCode } from '../../core/error-codes';
+import type { ErrorObject } from '../../core/error-mapper';
+import type { JsonRpcRequest } from '../../core/jsonrpc';
+import { Method } from '../../core/methods';
 import type { RequestMeta } from '../../protocol/stateless-era/request-meta';
-import type { JsonObject } from '../../protocol/wire.types';
+import type { JsonObject } from '../../core/wire.types';
 import { header } from './request-guards';
 
 /** Where `Mcp-Name` comes from, for the methods that carry it. */

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Exchange } from '../../protocol/core/exchange';
-import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/jsonrpc';
+import type { JsonRpcMessage, JsonRpcResponse } from '../../core/jsonrpc';
 import { writeJson } from './http-replies';
 import { SSE_HEADERS, SseStream } from './sse-stream';
 

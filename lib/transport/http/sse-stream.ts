@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage } from '../../protocol/jsonrpc';
+import type { JsonRpcMessage } from '../../core/jsonrpc';
 import type { EventStore } from './event-store';
 
 export const SSE_HEADERS = Object.freeze({

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { Cancellation } from '../../context/cancellation';
+import { Cancellation } from '../../core/cancellation';
 import type { Exchange } from '../../protocol/core/exchange';
-import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/jsonrpc';
+import type { JsonRpcMessage, JsonRpcResponse } from '../../core/jsonrpc';
 import { writeJson } from './http-replies';
 import { SSE_HEADERS } from './sse-stream';
 

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolCore } from '../../protocol/core/protocol-core';
-import { classify, dispatchByKind, failure, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { classify, dispatchByKind, failure, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../core/jsonrpc';
 import { carriesRequestMeta } from '../../protocol/stateless-era/request-meta';
 import { checkMirroredHeaders } from './mirrored-headers';
 import { StatelessExchange } from './stateless-exchange';
-import { Method } from '../../protocol/methods';
+import { Method } from '../../core/methods';
 import type { SessionState } from '../../protocol/session/session-state';
 import { allowsBatches, isSessionEraVersion } from '../../protocol/versions';
 import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from '../../protocol/session-era/batch';
 import { isPlainData, samePrincipal } from '../../protocol/principal';
-import { toErrorObject } from '../../protocol/error-mapper';
+import { toErrorObject } from '../../core/error-mapper';
 import { readBody, type BodyLimits } from './body-reader';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import { HTTP_DEFAULTS, type AuthDecision, type HttpOptions } from './http-options';

@@ -1,6 +1,6 @@
-import type { PromptOptions } from '../decorators/prompt.decorator';
+import type { PromptOptions } from '../metadata/prompt-options';
 import type { MemberRecord } from '../metadata/metadata-store';
-import type { WirePrompt, WirePromptArgument } from '../protocol/wire.types';
+import type { WirePrompt, WirePromptArgument } from '../core/wire.types';
 import { argumentClassProblems, compileClassSchema, type JsonSchema } from '../schema';
 import { compileCompleters } from './completion-source';
 import type { PromptDefinition } from './definitions';

@@ -1,8 +1,8 @@
 import type { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
-import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../protocol/wire.types';
-import type { UriTemplate } from '../router/uri-template';
-import type { CacheHint } from '../decorators/cache-hint';
+import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../core/wire.types';
+import type { UriTemplate } from '../uri-template/uri-template';
+import type { CacheHint } from '../metadata/cache-hint';
 import type { OutputCheck, SchemaCheck } from '../schema';
 
 /**

@@ -1,4 +1,4 @@
-import { PhantomError } from '../protocol/errors';
+import { PhantomError } from '../core/errors';
 import {
   bindExpression, parseTemplateParts, percentDecode, setParam, type TemplateExpression as Expression,
   type TemplateOperator, type TemplateParams, type UriTemplate, type VarSpec,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { PhantomError } from '../../lib/protocol/errors';
-import { isUriTemplate, parseUriTemplate, type TemplateParams } from '../../lib/router/uri-template';
+import { PhantomError } from '../../lib/core/errors';
+import { isUriTemplate, parseUriTemplate, type TemplateParams } from '../../lib/uri-template/uri-template';
 
 describe('parseUriTemplate', () => {
   context('when the template is well formed', () => {

@@ -1,4 +1,4 @@
-import type { CompletionSource } from '../decorators/resource.decorator';
+import type { CompletionSource } from '../metadata/resource-options';
 import type { Completer, CompletionOutcome } from './definitions';
 
 /** A completion method may return plain values or a full outcome. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeHeaderValue } from '../../lib/transport/http/mirrored-headers';
+import { decodeHeaderValue } from '../../../lib/transport/http/mirrored-headers';
 
 describe('decodeHeaderValue', () => {
   it('takes plain values literally', () => {

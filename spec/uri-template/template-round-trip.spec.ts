@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { TemplateMatcher } from '../../lib/router/template-matcher';
-import { parseUriTemplate } from '../../lib/router/uri-template';
+import { TemplateMatcher } from '../../lib/uri-template/template-matcher';
+import { parseUriTemplate } from '../../lib/uri-template/uri-template';
 
 /**
  * Characters a value may hold: unreserved ones, every reserved one, and some outside the URI

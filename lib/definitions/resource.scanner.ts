@@ -1,8 +1,8 @@
-import type { ResourceRecord } from '../decorators/resource.decorator';
+import type { ResourceRecord } from '../metadata/resource-options';
 import type { Context } from '../context/context';
 import type { MemberRecord } from '../metadata/metadata-store';
-import type { WireResource, WireResourceTemplate } from '../protocol/wire.types';
-import { parseUriTemplate, type UriTemplate } from '../router/uri-template';
+import type { WireResource, WireResourceTemplate } from '../core/wire.types';
+import { parseUriTemplate, type UriTemplate } from '../uri-template/uri-template';
 import { argumentClassProblems, compileClassSchema } from '../schema';
 import { compileCompleters } from './completion-source';
 import type { ResourceDefinition, ResourceLister } from './definitions';

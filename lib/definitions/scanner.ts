@@ -1,9 +1,9 @@
-import type { PromptOptions } from '../decorators/prompt.decorator';
-import type { ResourceRecord } from '../decorators/resource.decorator';
-import type { ToolOptions } from '../decorators/tool.decorator';
+import type { PromptOptions } from '../metadata/prompt-options';
+import type { ResourceRecord } from '../metadata/resource-options';
+import type { ToolOptions } from '../metadata/tool-options';
 import { METADATA_KEYS } from '../metadata/metadata-keys';
 import { readMembers, readMisplaced, type Constructor } from '../metadata/metadata-store';
-import { DefinitionError } from '../protocol/errors';
+import { DefinitionError } from '../core/errors';
 import { formClassProblems } from '../schema';
 import type { Definitions, ResourceDefinition } from './definitions';
 import { scanPrompt } from './prompt.scanner';

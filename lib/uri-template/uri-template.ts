@@ -1,4 +1,4 @@
-import { PhantomError } from '../protocol/errors';
+import { PhantomError } from '../core/errors';
 
 /** A value bound to a template variable: a string, or a list for exploded or list variables. */
 export type TemplateValue = string | string[];

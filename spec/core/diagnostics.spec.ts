@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Diagnostics } from '../../lib';
-import { WarningThrottle } from '../../lib/protocol/diagnostics';
+import { WarningThrottle } from '../../lib/core/diagnostics';
 
 describe('WarningThrottle', () => {
   const recording = () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { PhantomError } from '../../lib/protocol/errors';
-import { TemplateMatcher } from '../../lib/router/template-matcher';
-import { parseUriTemplate, type TemplateParams } from '../../lib/router/uri-template';
+import { PhantomError } from '../../lib/core/errors';
+import { TemplateMatcher } from '../../lib/uri-template/template-matcher';
+import { parseUriTemplate, type TemplateParams } from '../../lib/uri-template/uri-template';
 
 /** A matcher whose values are the template sources, registered in the order given. */
 function matcherOf(...sources: string[]): TemplateMatcher<string> {

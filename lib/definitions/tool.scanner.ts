@@ -1,6 +1,6 @@
-import type { ToolOptions } from '../decorators/tool.decorator';
+import type { ToolOptions } from '../metadata/tool-options';
 import type { MemberRecord } from '../metadata/metadata-store';
-import type { ToolAnnotations, WireTool } from '../protocol/wire.types';
+import type { ToolAnnotations, WireTool } from '../core/wire.types';
 import { argumentClassProblems, compileClassSchema, compileOutputCheck, compileSchemaCheck, type SchemaCheck } from '../schema';
 import type { ToolDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';

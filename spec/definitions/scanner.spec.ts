@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Type } from 'class-transformer';
 import { Allow, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { DefinitionError, Elicit, Field, PhantomServer, Prompt, Resource, Tool, type Context } from '../../lib';
-import { scan } from '../../lib/scanner/scanner';
+import { scan } from '../../lib/definitions/scanner';
 import type { Constructor } from '../../lib/metadata/metadata-store';
 
 const resolve = (cls: Constructor): object => new cls() as object;

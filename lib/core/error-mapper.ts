@@ -1,11 +1,11 @@
-import { ToolResult } from '../results/tool-result';
-import type { CallToolResult } from './wire.types';
 import { ErrorCode } from './error-codes';
-import { ClientError, InputRequiredSignal, ProtocolError, ResourceNotFoundError, ToolError } from './errors';
+import { InputRequiredSignal, ProtocolError, ResourceNotFoundError, ToolError } from './errors';
 import type { Diagnostics } from './diagnostics';
 
 /**
- * The one place that decides what a thrown value becomes on the wire.
+ * The one place that decides what a thrown value becomes on the wire as a JSON-RPC error (what it
+ * becomes inside a tool, an `isError` result, is decided in `results/tool-failure.ts` from the same
+ * error classes).
  * - `ProtocolError`: its own JSON-RPC error, as thrown.
  * - `ToolError` in a tool: a result with `isError: true` and its message; elsewhere (a prompt, a
  *   resource, a completion): -32602 with its message, the request cannot be served as asked.
@@ -20,13 +20,6 @@ export interface ErrorObject {
   readonly data?: unknown;
 }
 
-/** A tool's failure as the model should see it. `ProtocolError`s are not results: rethrown. */
-export function toolFailure(error: unknown, label: string, diagnostics: Diagnostics): CallToolResult {
-  if (error instanceof ProtocolError || error instanceof InputRequiredSignal) throw error;
-  if (error instanceof ToolError || error instanceof ClientError) return ToolResult.error(error.message);
-  diagnostics.error(`${label} threw`, error);
-  return ToolResult.error('The tool failed with an internal error.');
-}
 
 /** Any failure of a request as a JSON-RPC error object. */
 export function toErrorObject(error: unknown, label: string, diagnostics: Diagnostics): ErrorObject {
@@ -51,14 +44,6 @@ export function tooManyRequests(limit: number): ErrorObject {
   };
 }
 
-/**
- * A tool result that breaks the tool's own output schema. It is the tool's fault, not the
- * model's: the result names the properties, and the full detail goes to diagnostics.
- */
-export function invalidOutput(tool: { name: string; label: string }, paths: readonly string[], issues: readonly string[], diagnostics: Diagnostics): CallToolResult {
-  diagnostics.error(`${tool.label} returned a result that does not match its output schema:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
-  return ToolResult.error(`Tool "${tool.name}" returned a result that does not match its output schema (${paths.join(', ')}).`);
-}
 
 /** A `resources/read` for a URI nothing serves (session era: -32002 with `data.uri`). */
 export function resourceNotFound(uri: string, message = `Resource not found: ${uri}`, cause?: unknown): ProtocolError {
