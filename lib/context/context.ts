@@ -6,8 +6,9 @@ import {
   LOGGING_LEVELS, type ClientCapabilities, type Implementation, type JsonObject, type LoggingLevel,
 } from '../core/wire.types';
 import type { FormElicitation, UrlElicitation } from '../schema/form-elicitation';
-import { formFromClass, toElicitParams } from '../schema/form-elicitation';
-import { validateFormContent } from '../schema/form-schema.compiler';
+import { toElicitParams } from '../schema/elicitation.builder';
+import { validateFormContent } from '../schema/form-content.validator';
+import { formFromClass } from '../schema/form-schema.compiler';
 import { Cancellation } from '../core/cancellation';
 import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
 import type { ElicitResult } from './elicit-result';

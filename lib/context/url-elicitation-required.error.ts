@@ -1,6 +1,7 @@
 import { ErrorCode } from '../core/error-codes';
 import { ProtocolError } from '../core/errors';
-import { toElicitParams, type UrlElicitation } from '../schema/form-elicitation';
+import { toElicitParams } from '../schema/elicitation.builder';
+import type { UrlElicitation } from '../schema/form-elicitation';
 
 /**
  * Thrown by a tool that cannot go on until the user completes one or more URL elicitations

@@ -1,5 +1,5 @@
 import type { JsonSchema } from './json-schema.types';
-import type { SchemaConverter } from './schema-converter.registry';
+import type { SchemaConverter } from './schema-converter';
 
 // Small converter factories; each entry in the table below is one class-validator rule name.
 const type = (name: string): SchemaConverter => (_rule, schema) => {

@@ -91,5 +91,3 @@ export interface UrlElicitation {
 }
 
 // The runtime side of elicitations, so callers find the types and the functions in one module.
-export { buildForm, buildUrl, toElicitParams } from './elicitation.builder';
-export { formFromClass } from './form-schema.compiler';

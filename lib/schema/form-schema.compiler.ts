@@ -126,4 +126,3 @@ function pick(s: JsonSchema, keys: readonly string[]): JsonSchema {
 }
 
 // Validating an answer belongs with compiling the form it answers; it lives in its own file for size.
-export { validateFormContent } from './form-content.validator';

@@ -9,6 +9,7 @@ import { Router, type Outcome } from '../router/router';
 import { EVERYTHING_VISIBLE, type VisibleItem } from '../router/visibility';
 import { scan } from '../definitions/scanner';
 import { ProtocolCore } from '../protocol/core/protocol-core';
+import type { ServedApplication } from '../protocol/core/served-application';
 import type { MessageTransport } from '../transport/message-transport';
 import { StreamConnection } from '../transport/stream-connection';
 import type { HttpOptions, ListenOptions } from '../transport/http/http-options';
@@ -82,7 +83,7 @@ export class PhantomServer {
 
   /** The protocol engine shared by every transport of this server, made on first use. */
   get protocol(): ProtocolCore {
-    return (this.core ??= new ProtocolCore(this, {
+    return (this.core ??= new ProtocolCore(this.served(), {
       sessionStore: this.options.sessionStore,
       sessionIdleMs: this.options.sessionIdleMs,
       maxSessions: this.options.maxSessions,
@@ -156,6 +157,20 @@ export class PhantomServer {
   }
 
   private core?: ProtocolCore;
+
+  /** Exactly what the protocol layer needs of this server, and nothing that would let it reach back. */
+  private served(): ServedApplication {
+    return {
+      router: this.router,
+      registry: this.registry,
+      info: this.info,
+      instructions: this.instructions,
+      diagnostics: this.diagnostics,
+      filtersByPrincipal: this.filtersByPrincipal,
+      canSee: (item, principal) => this.canSee(item, principal),
+      onListChanged: (listener) => this.onListChanged(listener),
+    };
+  }
 
   private readonly resolve = (cls: Constructor): object => this.container.resolve(cls) as object;
 

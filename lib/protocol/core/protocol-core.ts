@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Cancellation } from '../../core/cancellation';
 import { Context } from '../../context/context';
-import type { PhantomServer } from '../../server/phantom-server';
 import type { ListKind } from '../../router/registry';
 import { serverCapabilities } from '../capabilities';
 import { WarningThrottle, type WarningRateLimit } from '../../core/diagnostics';
@@ -17,6 +16,7 @@ import type { SessionState } from '../session/session-state';
 import { negotiateVersion } from '../versions';
 import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
 import type { Exchange, StandaloneSink } from './exchange';
+import type { ServedApplication } from './served-application';
 import { InFlight } from './in-flight';
 import { PendingRequests } from './pending-requests';
 import { SubscriptionHub } from './subscription-hub';
@@ -82,7 +82,7 @@ export class ProtocolCore implements ChannelHost {
   private readonly maxSessions: number;
   private readonly unsubscribe: () => void;
 
-  constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
+  constructor(readonly server: ServedApplication, options: ProtocolOptions = {}) {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.maxInFlight = options.maxInFlightPerSession ?? 100;
@@ -90,7 +90,7 @@ export class ProtocolCore implements ChannelHost {
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
     this.maxSessions = options.maxSessions ?? 10_000;
-    this.stateless = new StatelessEra(server, this.listeners, {
+    this.stateless = new StatelessEra(server, this.listeners, (uri) => this.resourceUpdated(uri), {
       ...options.stateless,
       cache: { ...DEFAULT_CACHE, listsArePrivate: server.filtersByPrincipal, ...options.stateless?.cache },
     });

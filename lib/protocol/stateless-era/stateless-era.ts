@@ -1,6 +1,6 @@
 import type { Cancellation } from '../../core/cancellation';
 import { Context } from '../../context/context';
-import type { PhantomServer } from '../../server/phantom-server';
+import type { ServedApplication } from '../core/served-application';
 import type { Exchange } from '../core/exchange';
 import type { SubscriptionHub, ListenFilter } from '../core/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
@@ -63,7 +63,13 @@ export class StatelessEra {
   private readonly states: RequestStateCodec;
   private readonly results: ResultDecorator;
 
-  constructor(private readonly server: PhantomServer, private readonly hub: SubscriptionHub, options: StatelessOptions) {
+  constructor(
+    private readonly server: ServedApplication,
+    private readonly hub: SubscriptionHub,
+    /** Tells every subscriber, in either era, that a resource changed. */
+    private readonly resourceUpdated: (uri: string) => Promise<void>,
+    options: StatelessOptions,
+  ) {
     this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
     this.results = new ResultDecorator(server.registry, server.info, options.cache);
   }
@@ -94,7 +100,7 @@ export class StatelessEra {
     } catch (error) {
       return refuse(message, 400, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
-    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), (uri) => this.server.protocol.resourceUpdated(uri));
+    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), this.resourceUpdated);
     const ctx = new Context({
       requestId: message.id,
       signal: facts.cancellation,

@@ -1,0 +1,59 @@
+/**
+ * The layering of lib/ (README "Layout"; ARCHITECTURE "How a call flows"), checked in `npm test`.
+ * Arrows point one way: server -> transport -> protocol -> router -> definitions/schema/... -> core.
+ * A violation fails the run and names the rule.
+ */
+const folder = (name) => `^lib/${name}/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'No import cycle anywhere in lib/: between folders it tangles the layers, inside one it hides a missing seam.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-nothing',
+      comment: 'core/ is the foundation: it imports no other folder of the project.',
+      severity: 'error',
+      from: { path: folder('core') },
+      to: { path: '^lib/', pathNot: folder('core') },
+    },
+    {
+      name: 'transport-is-framing-only',
+      comment: 'A transport frames messages and guards connections; it never reaches the router, the definitions, schemas or decorators.',
+      severity: 'error',
+      from: { path: folder('transport') },
+      to: { path: ['router', 'definitions', 'schema', 'decorators', 'metadata', 'uri-template', 'results'].map(folder) },
+    },
+    {
+      name: 'router-touches-no-socket',
+      comment: 'The router and everything below it know nothing of protocols, eras or transports.',
+      severity: 'error',
+      from: { path: ['router', 'definitions', 'schema', 'decorators', 'metadata', 'uri-template', 'results', 'context'].map(folder) },
+      to: { path: [folder('protocol'), folder('transport'), folder('server')] },
+    },
+    {
+      name: 'nothing-below-the-server-imports-it',
+      comment: 'PhantomServer is the composition root: components get what they use in their constructors, never the server.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: [folder('server'), '^lib/index\\.ts$'] },
+      to: { path: folder('server') },
+    },
+    {
+      name: 'decorators-only-record',
+      comment: 'Decorators record options; they do not reach the definitions, the router or what serves them.',
+      severity: 'error',
+      from: { path: folder('decorators') },
+      to: { path: ['definitions', 'router', 'results', 'context', 'protocol', 'transport', 'server'].map(folder) },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|node_modules)/' },
+  },
+};
