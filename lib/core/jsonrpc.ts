@@ -86,7 +86,7 @@ export function dispatchByKind<R>(incoming: Classified, handlers: ByKind<R>): R 
   return (handlers[incoming.kind] as (incoming: Classified) => R)(incoming);
 }
 
-/** Parses bytes as JSON; `undefined` means a parse error (-32700). */
+/** Parses text as JSON; `{ ok: false }` means a parse error (-32700). */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) };

@@ -1,6 +1,6 @@
 /**
- * The MCP message shapes the framework produces and consumes, typed once
- * (see ../shared/mcp-schema/ for the official schemas they follow).
+ * The MCP message shapes the framework produces and consumes, typed once, after the official JSON
+ * Schema of each protocol revision (schema/<revision>/schema.json in the specification repository).
  */
 export type JsonObject = { [key: string]: unknown };
 export type Meta = JsonObject;

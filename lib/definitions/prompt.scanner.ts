@@ -5,7 +5,8 @@ import { argumentClassProblems, compileClassSchema, type JsonSchema } from '../s
 import { compileCompleters } from './completion-source';
 import type { PromptDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
-import { attempt, definedOnly, labelOf, report, type ScanScope } from './scan-scope';
+import { definedOnly } from '../core/defined-only';
+import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 
 export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>): PromptDefinition | undefined {
   const { options, propertyKey } = record;

@@ -7,7 +7,8 @@ import { argumentClassProblems, compileClassSchema } from '../schema';
 import { compileCompleters } from './completion-source';
 import type { ResourceDefinition, ResourceLister } from './definitions';
 import { bindInvoker, readHandlerSignature, type HandlerSignature } from './handler-signature';
-import { attempt, definedOnly, labelOf, report, type ScanScope } from './scan-scope';
+import { definedOnly } from '../core/defined-only';
+import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 
 export function scanResource(scope: ScanScope, record: MemberRecord<ResourceRecord>): ResourceDefinition | undefined {
   const { options, propertyKey } = record;

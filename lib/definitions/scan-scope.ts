@@ -24,11 +24,6 @@ export function attempt<T>(problems: string[], label: string, fn: () => T): T | 
   }
 }
 
-/** Copies only the keys that are set, so wire descriptors carry no `undefined`. */
-export function definedOnly<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
 /** Adds problems found in one definition's classes, each behind the definition's label. */
 export function report(problems: string[], label: string, found: readonly string[]): void {
   for (const problem of found) problems.push(`${label}: ${problem}`);

@@ -4,7 +4,8 @@ import type { ToolAnnotations, WireTool } from '../core/wire.types';
 import { argumentClassProblems, compileClassSchema, compileOutputCheck, compileSchemaCheck, type SchemaCheck } from '../schema';
 import type { ToolDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
-import { attempt, definedOnly, labelOf, report, type ScanScope } from './scan-scope';
+import { definedOnly } from '../core/defined-only';
+import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 
 /** Tool names the spec allows: what clients accept and route by. */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

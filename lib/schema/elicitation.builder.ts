@@ -1,3 +1,4 @@
+import { definedOnly } from '../core/defined-only';
 import { PhantomError } from '../core/errors';
 import type {
   BooleanProperty,
@@ -80,27 +81,22 @@ function copyProperty(p: FormProperty): FormProperty {
   return copy as unknown as FormProperty;
 }
 
-/** Drops keys whose value is undefined, so optional options leave no trace on the wire. */
-function defined(schema: JsonSchema): JsonSchema {
-  return Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
-}
-
 const common = (p: FormProperty): JsonSchema => ({ title: p.title, description: p.description });
 
 const PROPERTY_JSON: { readonly [T in FormProperty['type']]: (p: FormProperty) => JsonSchema } = {
   string: (p) => {
     const s = p as StringProperty;
     const pattern = s.pattern instanceof RegExp ? s.pattern.source : s.pattern;
-    return defined({ type: 'string', ...common(s), minLength: s.minLength, maxLength: s.maxLength, pattern, format: s.format && FORM_FORMATS[s.format], default: s.default });
+    return definedOnly({ type: 'string', ...common(s), minLength: s.minLength, maxLength: s.maxLength, pattern, format: s.format && FORM_FORMATS[s.format], default: s.default });
   },
   number: (p) => numberJson(p as NumberProperty),
   integer: (p) => numberJson(p as NumberProperty),
-  boolean: (p) => defined({ type: 'boolean', ...common(p), default: (p as BooleanProperty).default }),
+  boolean: (p) => definedOnly({ type: 'boolean', ...common(p), default: (p as BooleanProperty).default }),
   enum: (p) => enumJson(p as EnumProperty),
 };
 
 function numberJson(p: NumberProperty): JsonSchema {
-  return defined({ type: p.type, ...common(p), minimum: p.minimum, maximum: p.maximum, default: p.default });
+  return definedOnly({ type: p.type, ...common(p), minimum: p.minimum, maximum: p.maximum, default: p.default });
 }
 
 /** The four select shapes of the spec, plus the legacy `enumNames` one. */
@@ -111,8 +107,8 @@ function enumJson(p: EnumProperty): JsonSchema {
   if (p.multi) {
     const items = titled ? { anyOf: options } : { type: 'string', enum: values };
     const fallback = Array.isArray(p.default) ? [...p.default] : undefined;
-    return defined({ type: 'array', ...common(p), items, minItems: p.min, maxItems: p.max, default: fallback });
+    return definedOnly({ type: 'array', ...common(p), items, minItems: p.min, maxItems: p.max, default: fallback });
   }
   const choices = titled ? { oneOf: options } : { enum: values, enumNames: p.enumNames && [...p.enumNames] };
-  return defined({ type: 'string', ...common(p), ...choices, default: p.default });
+  return definedOnly({ type: 'string', ...common(p), ...choices, default: p.default });
 }

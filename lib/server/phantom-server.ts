@@ -1,6 +1,7 @@
 import { container as rootContainer, Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
+import { definedOnly } from '../core/defined-only';
 import { STDERR_DIAGNOSTICS, type Diagnostics } from '../core/diagnostics';
 import type { Implementation } from '../core/wire.types';
 import { Paginator } from '../router/pagination';
@@ -179,7 +180,3 @@ export class PhantomServer {
 
 /** 8 KiB: far beyond any real resource URI, small enough that matching one costs nothing. */
 const DEFAULT_MAX_URI_LENGTH = 8 * 1024;
-
-function definedOnly<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}

@@ -66,17 +66,6 @@ export function parseUriTemplate(source: string): UriTemplate {
   });
 }
 
-/**
- * Cheap test for "has at least one `{...}` expression"; it does not validate the template.
- *
- * @example
- * isUriTemplate('users://{id}');   // true
- * isUriTemplate('users://admin');  // false
- */
-export function isUriTemplate(source: string): boolean {
-  return /\{[^{}]+\}/.test(source);
-}
-
 const OPERATORS = new Set<string>(['+', '#', '.', '/', ';', '?', '&']);
 /** RFC 6570 section 2.2 keeps these for future extensions, so they are errors, not literals. */
 const RESERVED_OPERATORS = new Set<string>(['=', ',', '!', '@', '|']);

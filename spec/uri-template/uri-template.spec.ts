@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { PhantomError } from '../../lib/core/errors';
-import { isUriTemplate, parseUriTemplate, type TemplateParams } from '../../lib/uri-template/uri-template';
+import { parseUriTemplate, type TemplateParams } from '../../lib/uri-template/uri-template';
 
 describe('parseUriTemplate', () => {
   context('when the template is well formed', () => {
@@ -61,19 +61,6 @@ describe('parseUriTemplate', () => {
     it('allows query expressions followed by more of them and a final fragment', () => {
       expect(parseUriTemplate('x://{id}{?a}{&b}{#c}').variables).to.deep.equal(['id', 'a', 'b', 'c']);
     });
-  });
-});
-
-describe('isUriTemplate', () => {
-  it('is true when the text has a {...} expression', () => {
-    expect(isUriTemplate('users://{id}/profile')).to.equal(true);
-    expect(isUriTemplate('https://x.test/{?q}')).to.equal(true);
-  });
-
-  it('is false for fixed URIs and lone braces', () => {
-    expect(isUriTemplate('users://admin/profile')).to.equal(false);
-    expect(isUriTemplate('users://{}')).to.equal(false);
-    expect(isUriTemplate('users://{oops')).to.equal(false);
   });
 });
 
