@@ -32,3 +32,13 @@ export const Notification = Object.freeze({
   RootsListChanged: 'notifications/roots/list_changed',
 } as const);
 export type Notification = (typeof Notification)[keyof typeof Notification];
+
+/** The lists a server serves, each announced by its own `list_changed` notification. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+/** The notification that announces a change to each list. */
+export const LIST_CHANGED: Readonly<Record<ListKind, Notification>> = Object.freeze({
+  tools: Notification.ToolListChanged,
+  prompts: Notification.PromptListChanged,
+  resources: Notification.ResourceListChanged,
+});

@@ -1,4 +1,5 @@
 import { DefinitionError } from '../core/errors';
+import type { ListKind } from '../core/methods';
 import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../core/wire.types';
 import type {
   Definitions, FixedResourceDefinition, PromptDefinition, ResourceDefinition, TemplateResourceDefinition, ToolDefinition,
@@ -8,8 +9,7 @@ import type { CacheHint } from '../metadata/cache-hint';
 import { TemplateMatcher } from '../uri-template/template-matcher';
 import type { TemplateParams } from '../uri-template/uri-template';
 
-/** The lists a client can be told have changed. */
-export type ListKind = 'tools' | 'prompts' | 'resources';
+export type { ListKind } from '../core/methods';
 export type ListChangeListener = (kind: ListKind) => void;
 
 /** The lists a caching hint is computed for. */

@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Cancellation } from '../../core/cancellation';
 import { Context } from '../../context/context';
-import type { ListKind } from '../../router/registry';
 import { serverCapabilities } from '../capabilities';
 import { WarningThrottle, type WarningRateLimit } from '../../core/diagnostics';
 import { ErrorCode } from '../../core/error-codes';
 import { tooManyRequests } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
 import { DEFAULT_MAX_JSON_DEPTH, failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
-import { Method, Notification } from '../../core/methods';
+import { LIST_CHANGED, Method, Notification } from '../../core/methods';
 import { LIFECYCLE_HANDLERS } from '../session-era/lifecycle.handlers';
 import { SessionChannel, type ChannelHost } from '../session-era/session-channel';
-import { InMemorySessionStore, type SessionStore } from '../session/session-store';
+import { DEFAULT_SESSION_IDLE_MS, InMemorySessionStore, type SessionStore } from '../session/session-store';
 import type { SessionState } from '../session/session-state';
 import { negotiateVersion } from '../versions';
 import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
@@ -51,12 +50,6 @@ const DEFAULT_CACHE: CacheDefaults = Object.freeze({
   listsArePrivate: false,
 });
 
-const LIST_CHANGED: Readonly<Record<ListKind, Notification>> = Object.freeze({
-  tools: Notification.ToolListChanged,
-  prompts: Notification.PromptListChanged,
-  resources: Notification.ResourceListChanged,
-});
-
 /**
  * The transport-independent heart of the protocol: initialisation, the session-era methods,
  * dispatch to the router with a per-request context, cancellation, and routing of the client's
@@ -88,7 +81,7 @@ export class ProtocolCore implements ChannelHost {
     this.maxInFlight = options.maxInFlightPerSession ?? 100;
     this.clientWarnings = new WarningThrottle(server.diagnostics, options.warningRateLimit);
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-    this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
+    this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.maxSessions = options.maxSessions ?? 10_000;
     this.stateless = new StatelessEra(server, this.listeners, (uri) => this.resourceUpdated(uri), {
       ...options.stateless,

@@ -1,5 +1,4 @@
-import type { ListKind } from '../../router/registry';
-import { Notification } from '../../core/methods';
+import { LIST_CHANGED, Notification, type ListKind } from '../../core/methods';
 import type { JsonObject } from '../../core/wire.types';
 
 /** What a `subscriptions/listen` stream asks for (protocol 2026-07-28 `SubscriptionFilter`). */
@@ -23,9 +22,6 @@ interface Listener {
 const FLAG_OF: Readonly<Record<ListKind, keyof ListenFilter>> = Object.freeze({
   tools: 'toolsListChanged', prompts: 'promptsListChanged', resources: 'resourcesListChanged',
 });
-const NOTIFICATION_OF: Readonly<Record<ListKind, Notification>> = Object.freeze({
-  tools: Notification.ToolListChanged, prompts: Notification.PromptListChanged, resources: Notification.ResourceListChanged,
-});
 
 /**
  * The open `subscriptions/listen` streams of this process, each receiving only the notification
@@ -42,7 +38,7 @@ export class SubscriptionHub {
   }
 
   listChanged(kind: ListKind): void {
-    for (const { filter, deliver } of this.listeners) if (filter[FLAG_OF[kind]] === true) deliver(NOTIFICATION_OF[kind], {});
+    for (const { filter, deliver } of this.listeners) if (filter[FLAG_OF[kind]] === true) deliver(LIST_CHANGED[kind], {});
   }
 
   /** Announces `uri` to the streams that asked for it and whose principal `mayKnow` it. */

@@ -18,6 +18,9 @@ export interface SessionStore {
   close(): Promise<void>;
 }
 
+/** How long a session may sit idle before it expires, unless `sessionIdleMs` says otherwise: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
 /**
  * The embedded default: sessions in a Map, dropped after `idleMs` without activity. `load` hands
  * out the stored object itself (no copy on the hot path); `save` stores a copy of what it is given.
@@ -27,7 +30,7 @@ export class InMemorySessionStore implements SessionStore {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly idleMs = 30 * 60 * 1000,
+    private readonly idleMs = DEFAULT_SESSION_IDLE_MS,
     private readonly onExpire: (id: string) => void = () => {},
     /** A busy session (a request still running) never expires, however long the request takes. */
     private readonly isBusy: (id: string) => boolean = () => false,

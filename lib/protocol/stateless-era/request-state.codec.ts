@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { TokenSigner } from '../../core/token-signer';
 import { canonicalJson } from '../../core/canonical-json';
 import { ProtocolError } from '../../core/errors';
 import type { JsonObject } from '../../core/wire.types';
@@ -30,26 +31,25 @@ const ROUND_KEYS: ReadonlySet<string> = new Set(['_meta', 'inputResponses', 'req
  * store shared by every replica. Handlers with at-most-once effects guard them themselves.
  */
 export class RequestStateCodec {
-  private readonly key: Buffer;
+  private readonly signer: TokenSigner;
 
   constructor(key?: string | Buffer, private readonly ttlMs = 10 * 60 * 1000) {
-    this.key = key === undefined ? randomBytes(32) : Buffer.from(key);
+    this.signer = new TokenSigner(key);
   }
 
   seal(binding: StateBinding, responses: JsonObject, now = Date.now()): string {
     const payload: Payload = { m: binding.method, d: paramsDigest(binding.params), p: digest(binding.principal ?? null), e: now + this.ttlMs, r: responses };
-    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.sign(body)}`;
+    return this.signer.seal(JSON.stringify(payload));
   }
 
   /** The answers carried by a valid state; throws invalid params otherwise. */
   open(state: unknown, binding: StateBinding, now = Date.now()): JsonObject {
     if (typeof state !== 'string') throw rejected('requestState must be a string');
-    const [body, signature, extra] = state.split('.');
-    if (extra !== undefined || !body || !signature || !this.verify(body, signature)) throw rejected('requestState failed verification');
+    const text = this.signer.open(state);
+    if (text === undefined) throw rejected('requestState failed verification');
     let payload: Payload;
     try {
-      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
+      payload = JSON.parse(text) as Payload;
     } catch {
       throw rejected('requestState failed verification');
     }
@@ -57,16 +57,6 @@ export class RequestStateCodec {
     if (payload.m !== binding.method || payload.d !== paramsDigest(binding.params)) throw rejected('requestState belongs to another request');
     if (payload.p !== digest(binding.principal ?? null)) throw rejected('requestState belongs to another principal');
     return payload.r;
-  }
-
-  private sign(body: string): string {
-    return createHmac('sha256', this.key).update(body).digest('base64url');
-  }
-
-  private verify(body: string, signature: string): boolean {
-    const expected = Buffer.from(this.sign(body));
-    const given = Buffer.from(signature);
-    return expected.length === given.length && timingSafeEqual(expected, given);
   }
 }
 
