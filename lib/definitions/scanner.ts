@@ -9,6 +9,7 @@ import type { Definitions, ResourceDefinition } from './definitions';
 import { scanPrompt } from './prompt.scanner';
 import { wiringProblems, type WiringScope } from './provider-wiring.check';
 import { scanResource } from './resource.scanner';
+import { classPipelineProblems } from './pipeline-members.scanner';
 import type { ScanScope } from './scan-scope';
 import { scanTool } from './tool.scanner';
 
@@ -46,8 +47,9 @@ function scanClass(cls: Constructor, resolve: (cls: Constructor) => object, prob
   }
   const scope: ScanScope = { cls, proto: cls.prototype, resolve: () => resolve(cls), problems };
   for (const misplaced of readMisplaced(cls)) {
-    problems.push(`${cls.name}#${misplaced.propertyKey}: ${misplaced.decorator} belongs on a method`);
+    problems.push(`${cls.name}#${misplaced.propertyKey}: ${misplaced.decorator} belongs on ${misplaced.belongsOn ?? 'a method'}`);
   }
+  problems.push(...classPipelineProblems(cls));
   for (const record of readMembers<ToolOptions>(METADATA_KEYS.tools, cls)) push(into.tools, scanTool(scope, record));
   for (const record of readMembers<PromptOptions>(METADATA_KEYS.prompts, cls)) push(into.prompts, scanPrompt(scope, record));
   for (const record of readMembers<ResourceRecord>(METADATA_KEYS.resources, cls)) push(into.resources, scanResource(scope, record));

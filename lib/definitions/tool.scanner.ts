@@ -4,6 +4,7 @@ import type { ToolAnnotations, WireTool } from '../core/wire.types';
 import { argumentClassProblems, compileClassSchema, compileOutputCheck, compileSchemaCheck, type SchemaCheck } from '../schema';
 import type { ToolDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
+import { scanPipelineMembers } from './pipeline-members.scanner';
 import { attempt, definedOnly, labelOf, report, type ScanScope } from './scan-scope';
 
 /** Tool names the spec allows: what clients accept and route by. */
@@ -38,6 +39,7 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   const outputCheck = output && outputSchema
     ? attempt(scope.problems, `${label}: output ${output.name}`, () => compileOutputCheck(output))
     : undefined;
+  const pipeline = scanPipelineMembers(scope, propertyKey, label);
   if (scope.problems.length > problemsBefore) return undefined;
 
   const descriptor: WireTool = Object.freeze(definedOnly({
@@ -60,6 +62,9 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     outputCheck,
     requires: Object.freeze([...(options.requires ?? [])]),
     cache: options.cache,
+    owner: scope.cls,
+    member: propertyKey,
+    pipeline,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }
