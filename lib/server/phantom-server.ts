@@ -9,6 +9,8 @@ import { Router, type Outcome } from '../router/router';
 import { EVERYTHING_VISIBLE, type VisibleItem } from '../router/visibility';
 import type { PipelineMember } from '../router/pipeline/pipeline-members';
 import { scan } from '../definitions/scanner';
+import { wiringProblems } from '../definitions/provider-wiring.check';
+import { DefinitionError } from '../core/errors';
 import { ProtocolCore } from '../protocol/core/protocol-core';
 import type { ServedApplication } from '../protocol/core/served-application';
 import type { MessageTransport } from '../transport/message-transport';
@@ -78,6 +80,10 @@ export class PhantomServer {
    * server.use(new RateLimitGuard({ burst: 20, perSecond: 5 }), RequestLoggingInterceptor, AuditGuard);
    */
   use(...members: PipelineMember[]): this {
+    // Classes are built from their constructors: their wiring is checked now, as the providers' is.
+    const built = (members as unknown[]).filter((member): member is Constructor => typeof member === 'function' && !this.isRegistered(member));
+    const problems = wiringProblems({ classes: built, isRegistered: this.isRegistered });
+    if (problems.length > 0) throw new DefinitionError(problems);
     this.router.use(members);
     return this;
   }

@@ -55,16 +55,16 @@ export class TargetPipeline {
         if (!piped.ok) return steps.policy.invalidArguments(target, piped.issues);
         input = piped.value;
       }
-      let value: unknown;
       try {
-        value = call && this.interceptors.length > 0
+        const value = call && this.interceptors.length > 0
           ? await intercept(this.interceptors, call, () => steps.invoke(input, ctx))
           : await steps.invoke(input, ctx);
+        // Mapping is part of the invocation's outcome: a value no result can carry fails as the handler would.
+        return await steps.map(value, target);
       } catch (error) {
         if (error instanceof HiddenError) throw error;
         return steps.policy.failed(error, target, steps.label, this.diagnostics);
       }
-      return await steps.map(value, target);
     } catch (error) {
       throw error instanceof HiddenError ? steps.policy.unknown(target) : error;
     }
