@@ -1,11 +1,11 @@
 import type { Context } from '../../context/context';
 import type { Diagnostics } from '../../core/diagnostics';
 import { Method } from '../../core/methods';
-import type { JsonObject } from '../../core/wire.types';
+import type { CallToolResult, JsonObject } from '../../core/wire.types';
 import type { ToolDefinition } from '../../definitions/definitions';
 import { invalidOutput } from '../../results/tool-failure';
 import { normaliseToolResult } from '../../results/tool-result';
-import { issuePath } from '../../schema';
+import { issuePath, type OutputCheck } from '../../schema';
 import { classPipe, schemaPipe } from '../pipeline/argument-pipe';
 import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
 import type { TargetSteps } from '../pipeline/operation-pipeline';
@@ -45,10 +45,15 @@ function toolSteps(tool: ToolDefinition, diagnostics: Diagnostics): TargetSteps 
   };
 }
 
-async function toolResult(tool: ToolDefinition, value: unknown, diagnostics: Diagnostics): Promise<JsonObject> {
+/** The tool's result; checked against its `output` DTO when it has one (the only asynchronous case). */
+function toolResult(tool: ToolDefinition, value: unknown, diagnostics: Diagnostics): JsonObject | Promise<JsonObject> {
   const result = normaliseToolResult(value);
   // An error result carries no structured content, and the client does not check it.
   if (!tool.outputCheck || result.isError) return result as unknown as JsonObject;
-  const issues = await tool.outputCheck(result.structuredContent);
+  return checkedOutput(tool, tool.outputCheck, result, diagnostics);
+}
+
+async function checkedOutput(tool: ToolDefinition, check: OutputCheck, result: CallToolResult, diagnostics: Diagnostics): Promise<JsonObject> {
+  const issues = await check(result.structuredContent);
   return (issues.length > 0 ? invalidOutput(tool, [...new Set(issues.map(issuePath))], issues, diagnostics) : result) as unknown as JsonObject;
 }

@@ -60,7 +60,8 @@ export class TargetPipeline {
           ? await intercept(this.interceptors, call, () => steps.invoke(input, ctx))
           : await steps.invoke(input, ctx);
         // Mapping is part of the invocation's outcome: a value no result can carry fails as the handler would.
-        return await steps.map(value, target);
+        const mapped = steps.map(value, target);
+        return mapped instanceof Promise ? await mapped : mapped;
       } catch (error) {
         if (error instanceof HiddenError) throw error;
         return steps.policy.failed(error, target, steps.label, this.diagnostics);
