@@ -308,6 +308,7 @@ describe('the operation pipeline, with the official SDK client', () => {
       server = makeServer();
       server.use(new RateLimitGuard({ burst: 3, perSecond: 0.001, skip: ({ target }) => target !== 'shout' }));
       server.use({ canActivate: ({ method, context }: ExecutionContext) => method !== 'server/discover' || context.principal !== undefined });
+      server.use({ canActivate: ({ method }: ExecutionContext) => { if (method === 'prompts/list') throw new HiddenError(); return true; } });
       listener = await server.listen({ port: 0 });
     });
 
@@ -326,6 +327,12 @@ describe('the operation pipeline, with the official SDK client', () => {
       const reply = await call(listener.url, 'tools/call', { name: 'members', _meta: meta() });
       expect(reply.status).to.equal(200);
       expect(reply.body.error).to.deep.equal({ code: -32602, message: 'Unknown tool: members' });
+    });
+
+    it('answers a method a guard hides as an unknown method, with 404 and -32601', async () => {
+      const reply = await call(listener.url, 'prompts/list', { _meta: meta() });
+      expect(reply.status).to.equal(404);
+      expect(reply.body.error).to.deep.equal({ code: -32601, message: 'Method not found: prompts/list' });
     });
 
     it('takes server/discover through the server\'s guards', async () => {
