@@ -43,6 +43,13 @@ module.exports = {
       to: { path: folder('server') },
     },
     {
+      name: 'pipeline-knows-no-method',
+      comment: 'The operation pipeline (guards, pipes, interceptors, the error policy) is the same for every method: it never reaches the method handlers, the registry or the router that table them.',
+      severity: 'error',
+      from: { path: '^lib/router/pipeline/' },
+      to: { path: ['^lib/router/handlers/', '^lib/router/router\\.ts$', '^lib/router/registry\\.ts$', '^lib/router/visibility\\.ts$', '^lib/router/pagination\\.ts$'] },
+    },
+    {
       name: 'decorators-only-record',
       comment: 'Decorators record options; they do not reach the definitions, the router or what serves them.',
       severity: 'error',

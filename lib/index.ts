@@ -5,11 +5,14 @@ export { Resource, type ResourceOptions, type CompletionSource } from './decorat
 export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
 export { Field, type FieldOptions, type FieldFormat, type TitledValues } from './decorators/field.decorator';
 export { Elicit } from './decorators/elicit.decorator';
+export { UseGuards } from './decorators/use-guards.decorator';
+export { UseInterceptors } from './decorators/use-interceptors.decorator';
 
 export { PhantomServer } from './server/phantom-server';
 export type { PhantomServerOptions } from './server/server-options';
 
 export { Context, type ContextInit, type ElicitCallOptions, type InputCallOptions, type Logger, type Root } from './context/context';
+export { ContextKey } from './context/context-key';
 export type { ClientChannel, ChannelRequestOptions } from './context/client-channel';
 export type { ElicitResult } from './context/elicit-result';
 
@@ -18,14 +21,20 @@ export { ToolResult } from './results/tool-result';
 export { ResourceContent, type ResourceContentOptions } from './results/resource-content';
 export { userText, assistantText, promptMessage } from './results/prompt-result';
 
-export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError } from './core/errors';
+export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError, ForbiddenError, HiddenError } from './core/errors';
 export { ErrorCode } from './core/error-codes';
 export { Method, Notification } from './core/methods';
-export { STDERR_DIAGNOSTICS, SILENT_DIAGNOSTICS, type Diagnostics, type WarningRateLimit } from './core/diagnostics';
+export { STDERR_DIAGNOSTICS, SILENT_DIAGNOSTICS, DIAGNOSTICS, type Diagnostics, type WarningRateLimit } from './core/diagnostics';
 export type * from './core/wire.types';
 
 export type { Outcome } from './router/router';
 export type { ListKind } from './router/registry';
+export type { ExecutionContext, OperationKind } from './router/pipeline/execution-context';
+export type { CanActivate } from './router/pipeline/guard';
+export type { Interceptor, CallHandler } from './router/pipeline/interceptor';
+export type { PipelineMember } from './router/pipeline/pipeline-members';
+export { RateLimitGuard, type RateLimitOptions } from './router/pipeline/built-ins/rate-limit.guard';
+export { RequestLoggingInterceptor, type RequestLogEntry, type RequestLogSink } from './router/pipeline/built-ins/request-logging.interceptor';
 
 export type { MessageTransport } from './transport/message-transport';
 export { StdioTransport, type StdioOptions } from './transport/stdio.transport';

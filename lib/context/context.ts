@@ -11,11 +11,14 @@ import { validateFormContent } from '../schema/form-content.validator';
 import { formFromClass } from '../schema/form-schema.compiler';
 import { Cancellation } from '../core/cancellation';
 import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
+import type { ContextKey } from './context-key';
 import type { ElicitResult } from './elicit-result';
 
 /** Everything a context is made of; the protocol layer (or a test) supplies it per request. */
 export interface ContextInit {
   readonly requestId?: string | number;
+  /** The session the request belongs to (session era); `undefined` in the stateless era and in-process. */
+  readonly sessionId?: string;
   /** Cancels the call: an `AbortSignal` of the caller's, or the protocol layer's `Cancellation`. */
   readonly signal?: AbortSignal | Cancellation;
   readonly progressToken?: string | number;
@@ -68,6 +71,8 @@ const NEVER_ABORTED: AbortSignal = new AbortController().signal;
  */
 export class Context {
   readonly requestId: string | number | undefined;
+  /** The session the request belongs to (session era); `undefined` in the stateless era and in-process. */
+  readonly sessionId: string | undefined;
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly principal: unknown;
@@ -76,9 +81,12 @@ export class Context {
   private logger?: Logger;
   private readonly progressToken: string | number | undefined;
   private readonly requestTimeoutMs: number;
+  /** Per-request data of guards and interceptors; made on the first `set`. */
+  private values?: Map<ContextKey<unknown>, unknown>;
 
   constructor(init: ContextInit = {}) {
     this.requestId = init.requestId;
+    this.sessionId = init.sessionId;
     this.cancellation = init.signal;
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities ?? {};
@@ -86,6 +94,28 @@ export class Context {
     this.channel = init.channel ?? DISCONNECTED_CHANNEL;
     this.progressToken = init.progressToken;
     this.requestTimeoutMs = init.requestTimeoutMs ?? FIVE_MINUTES;
+  }
+
+  /**
+   * Per-request data: what a guard or an interceptor stored under `key` for this call, for the
+   * members after it and the handler. It lives as long as the request; nothing is shared between
+   * requests (keep cross-request data in an injected service).
+   *
+   * @example
+   * const user = ctx.get(CURRENT_USER);   // set by a guard with ctx.set(CURRENT_USER, user)
+   */
+  get<T>(key: ContextKey<T>): T | undefined {
+    return this.values?.get(key) as T | undefined;
+  }
+
+  /** Stores per-request data under `key` (see `get`). */
+  set<T>(key: ContextKey<T>, value: T): void {
+    (this.values ??= new Map()).set(key, value);
+  }
+
+  /** Whether anything was stored under `key` for this request. */
+  has(key: ContextKey<unknown>): boolean {
+    return this.values?.has(key) ?? false;
   }
 
   /** Aborted when the client cancels the request or goes away. */

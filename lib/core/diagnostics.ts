@@ -5,9 +5,20 @@
 export interface Diagnostics {
   error(message: string, error?: unknown): void;
   warn(message: string): void;
+  /** Routine lines asked for by the application (`RequestLoggingInterceptor`); `warn` takes them when absent. */
+  info?(message: string): void;
 }
 
+/**
+ * The tsyringe token under which every server registers its `Diagnostics` in its container, so a
+ * guard or interceptor can write where the server writes: `@inject(DIAGNOSTICS) diagnostics: Diagnostics`.
+ */
+export const DIAGNOSTICS = Symbol.for('phantom-mcp:diagnostics');
+
 export const STDERR_DIAGNOSTICS: Diagnostics = Object.freeze({
+  info: (message: string) => {
+    process.stderr.write(`[phantom-mcp] ${message}\n`);
+  },
   error: (message: string, error?: unknown) => {
     process.stderr.write(`[phantom-mcp] ${message}${error === undefined ? '' : `: ${formatError(error)}`}\n`);
   },
@@ -16,7 +27,7 @@ export const STDERR_DIAGNOSTICS: Diagnostics = Object.freeze({
   },
 });
 
-export const SILENT_DIAGNOSTICS: Diagnostics = Object.freeze({ error: () => {}, warn: () => {} });
+export const SILENT_DIAGNOSTICS: Diagnostics = Object.freeze({ error: () => {}, warn: () => {}, info: () => {} });
 
 function formatError(error: unknown): string {
   return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);

@@ -10,6 +10,16 @@ export const ErrorCode = Object.freeze({
    * `maxInFlightPerSession` requests running; send more when one has finished.
    */
   TooManyRequests: -32010,
+  /**
+   * phantom-mcp's own: a guard refused the call (`ForbiddenError`, or a guard that returned
+   * `false`). Session era: a JSON-RPC error; stateless era over HTTP: status 403.
+   */
+  Forbidden: -32003,
+  /**
+   * phantom-mcp's own: the caller used up its rate limit (`RateLimitGuard`); `data.retryAfterMs`
+   * says when the next call can pass. Session era: a JSON-RPC error; stateless era over HTTP: 429.
+   */
+  RateLimited: -32029,
   /** Session era: `initialize` while `maxSessions` sessions are open (HTTP 503); retry once one ends. */
   TooManySessions: -32005,
   /** Session era: a `resources/read` for a URI nothing serves. */

@@ -31,6 +31,37 @@ export class ProtocolError extends Error {
 }
 
 /**
+ * A guard's refusal: the caller may not use this target (a guard that returns `false` means the
+ * same, with a generic message). Goes on the wire as -32003 (`ErrorCode.Forbidden`); in the
+ * stateless era over HTTP with status 403. Say why in words the caller can act on.
+ *
+ * @example
+ * canActivate({ context }: ExecutionContext) {
+ *   if (!hasScope(context.principal, 'notes:write')) throw new ForbiddenError('This needs the notes:write scope');
+ *   return true;
+ * }
+ */
+export class ForbiddenError extends ProtocolError {
+  override readonly name: string = 'ForbiddenError';
+  constructor(message = 'Forbidden: a guard refused this call', data?: unknown) {
+    super(ErrorCode.Forbidden, message, data);
+  }
+}
+
+/**
+ * Thrown by a guard (or an interceptor) to answer exactly as if the target did not exist: the
+ * unknown tool, unknown prompt or resource-not-found error of the era, so the caller cannot tell
+ * a hidden target from a missing one. It decides per call: to leave the target out of lists too,
+ * say the same in the server's `visible` rule.
+ */
+export class HiddenError extends Error {
+  override readonly name = 'HiddenError';
+  constructor() {
+    super('The target is hidden from this caller; it is answered as unknown');
+  }
+}
+
+/**
  * Thrown by a handler to say what went wrong in words the caller can act on. In a tool it becomes
  * a result with `isError: true` carrying `message` (the model reads it); in a prompt, a resource
  * or a completion it becomes the JSON-RPC error -32602 (invalid params) with `message`.

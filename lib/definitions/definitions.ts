@@ -3,6 +3,7 @@ import type { Constructor } from '../metadata/metadata-store';
 import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from '../core/wire.types';
 import type { UriTemplate } from '../uri-template/uri-template';
 import type { CacheHint } from '../metadata/cache-hint';
+import type { PipelineMembersRecord } from '../metadata/pipeline-options';
 import type { OutputCheck, SchemaCheck } from '../schema';
 
 /**
@@ -26,6 +27,11 @@ interface Labelled {
   readonly label: string;
   /** The caching hint the decorator gave, if any (stateless era). */
   readonly cache?: CacheHint;
+  /** The provider class that serves it, and the method (what a guard sees as `getClass()` and `getHandler()`). */
+  readonly owner: Constructor;
+  readonly member: string;
+  /** `@UseGuards` and `@UseInterceptors` of the class, then of the method, as written (checked). */
+  readonly pipeline: PipelineMembersRecord;
 }
 
 export interface ToolDefinition extends Labelled {

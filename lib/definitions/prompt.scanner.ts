@@ -6,6 +6,7 @@ import { compileCompleters } from './completion-source';
 import type { PromptDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
 import { definedOnly } from '../core/defined-only';
+import { scanPipelineMembers } from './pipeline-members.scanner';
 import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 
 export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>): PromptDefinition | undefined {
@@ -24,6 +25,7 @@ export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>
   const completionProblems: string[] = [];
   const completers = compileCompleters(options.complete, args.map((a) => a.name), scope.proto, scope.resolve, completionProblems);
   scope.problems.push(...completionProblems.map((p) => `${label}: ${p}`));
+  const pipeline = scanPipelineMembers(scope, propertyKey, label);
   if (scope.problems.length > problemsBefore) return undefined;
 
   const descriptor: WirePrompt = Object.freeze(definedOnly({
@@ -42,6 +44,9 @@ export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>
     inputClass: signature.inputClass,
     completers,
     cache: options.cache,
+    owner: scope.cls,
+    member: propertyKey,
+    pipeline,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }

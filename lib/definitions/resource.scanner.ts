@@ -8,6 +8,7 @@ import { compileCompleters } from './completion-source';
 import type { ResourceDefinition, ResourceLister } from './definitions';
 import { bindInvoker, readHandlerSignature, type HandlerSignature } from './handler-signature';
 import { definedOnly } from '../core/defined-only';
+import { scanPipelineMembers } from './pipeline-members.scanner';
 import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 
 export function scanResource(scope: ScanScope, record: MemberRecord<ResourceRecord>): ResourceDefinition | undefined {
@@ -18,14 +19,19 @@ export function scanResource(scope: ScanScope, record: MemberRecord<ResourceReco
   const signature = readHandlerSignature(scope.proto, propertyKey);
   if (signature.problem) scope.problems.push(`${label}: ${signature.problem}`);
   if (!template) return undefined;
+  const served = { label, owner: scope.cls, member: propertyKey, pipeline: scanPipelineMembers(scope, propertyKey, label) };
   const definition = template.isTemplate
-    ? scanTemplate(scope, record, label, template, signature)
-    : scanFixed(scope, record, label, signature);
+    ? scanTemplate(scope, record, served, template, signature)
+    : scanFixed(scope, record, served, signature);
   return scope.problems.length > problemsBefore ? undefined : definition;
 }
 
-function scanFixed(scope: ScanScope, record: MemberRecord<ResourceRecord>, label: string, signature: HandlerSignature): ResourceDefinition {
+/** What every definition says about where it is served from. */
+type Served = Pick<ResourceDefinition, 'label' | 'owner' | 'member' | 'pipeline'>;
+
+function scanFixed(scope: ScanScope, record: MemberRecord<ResourceRecord>, served: Served, signature: HandlerSignature): ResourceDefinition {
   const { options, propertyKey } = record;
+  const { label } = served;
   if (options.list) scope.problems.push(`${label}: "list" applies to templates only; ${options.uri} is a fixed URI`);
   if (options.complete) scope.problems.push(`${label}: "complete" applies to templates only; ${options.uri} is a fixed URI`);
   const descriptor: WireResource = Object.freeze(definedOnly({
@@ -39,15 +45,16 @@ function scanFixed(scope: ScanScope, record: MemberRecord<ResourceRecord>, label
     _meta: options._meta,
   }));
   return Object.freeze({
-    kind: 'resource', uri: options.uri, label, descriptor, mimeType: options.mimeType, cache: options.cache,
+    kind: 'resource', uri: options.uri, ...served, descriptor, mimeType: options.mimeType, cache: options.cache,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }
 
 function scanTemplate(
-  scope: ScanScope, record: MemberRecord<ResourceRecord>, label: string, template: UriTemplate, signature: HandlerSignature,
+  scope: ScanScope, record: MemberRecord<ResourceRecord>, served: Served, template: UriTemplate, signature: HandlerSignature,
 ): ResourceDefinition {
   const { options, propertyKey } = record;
+  const { label } = served;
   if (signature.inputClass) checkVariables(scope, label, template, signature);
   const descriptor: WireResourceTemplate = Object.freeze(definedOnly({
     uriTemplate: options.uri,
@@ -62,7 +69,7 @@ function scanTemplate(
   const completers = compileCompleters(options.complete, template.variables, scope.proto, scope.resolve, completionProblems);
   scope.problems.push(...completionProblems.map((p) => `${label}: ${p}`));
   return Object.freeze({
-    kind: 'template', uriTemplate: template, label, descriptor, mimeType: options.mimeType, cache: options.cache,
+    kind: 'template', uriTemplate: template, ...served, descriptor, mimeType: options.mimeType, cache: options.cache,
     paramsClass: signature.inputClass,
     lister: options.list ? compileLister(scope, label, options.list, descriptor) : undefined,
     completers,

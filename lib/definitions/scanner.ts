@@ -9,6 +9,7 @@ import type { Definitions, ResourceDefinition } from './definitions';
 import { scanPrompt } from './prompt.scanner';
 import { wiringProblems, type WiringScope } from './provider-wiring.check';
 import { scanResource } from './resource.scanner';
+import { classPipelineProblems } from './pipeline-members.scanner';
 import type { ScanScope } from './scan-scope';
 import { scanTool } from './tool.scanner';
 
@@ -33,7 +34,7 @@ export function scan(input: ScanInput): Definitions {
   problems.push(...listedTwice(input.providers));
   for (const cls of new Set(input.providers)) scanClass(cls, input.resolve, problems, definitions);
   for (const form of input.forms ?? []) problems.push(...formClassProblems(form));
-  if (input.wiring) problems.push(...wiringProblems(input.wiring));
+  if (input.wiring) problems.push(...wiringProblems({ ...input.wiring, classes: [...input.wiring.classes, ...memberClasses(definitions, input.wiring.isRegistered)] }));
   problems.push(...duplicates(definitions));
   if (problems.length > 0) throw new DefinitionError(problems);
   return definitions;
@@ -46,11 +47,22 @@ function scanClass(cls: Constructor, resolve: (cls: Constructor) => object, prob
   }
   const scope: ScanScope = { cls, proto: cls.prototype, resolve: () => resolve(cls), problems };
   for (const misplaced of readMisplaced(cls)) {
-    problems.push(`${cls.name}#${misplaced.propertyKey}: ${misplaced.decorator} belongs on a method`);
+    problems.push(`${cls.name}#${misplaced.propertyKey}: ${misplaced.decorator} belongs on ${misplaced.belongsOn ?? 'a method'}`);
   }
+  problems.push(...classPipelineProblems(cls));
   for (const record of readMembers<ToolOptions>(METADATA_KEYS.tools, cls)) push(into.tools, scanTool(scope, record));
   for (const record of readMembers<PromptOptions>(METADATA_KEYS.prompts, cls)) push(into.prompts, scanPrompt(scope, record));
   for (const record of readMembers<ResourceRecord>(METADATA_KEYS.resources, cls)) push(into.resources, scanResource(scope, record));
+}
+
+/**
+ * The guard and interceptor classes the definitions name that the container does not register:
+ * it builds them from their constructors, so their wiring is checked with the providers'.
+ */
+function memberClasses(definitions: Definitions, isRegistered: (token: unknown) => boolean): Constructor[] {
+  const all: unknown[] = [...definitions.tools, ...definitions.prompts, ...definitions.resources]
+    .flatMap(({ pipeline }) => [...pipeline.guards, ...pipeline.interceptors]);
+  return [...new Set(all)].filter((ref): ref is Constructor => typeof ref === 'function' && !isRegistered(ref));
 }
 
 /** A class listed more than once would collide with itself; say so once, and scan it once. */

@@ -5,6 +5,7 @@ import { argumentClassProblems, compileClassSchema, compileOutputCheck, compileS
 import type { ToolDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
 import { definedOnly } from '../core/defined-only';
+import { scanPipelineMembers } from './pipeline-members.scanner';
 import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 
 /** Tool names the spec allows: what clients accept and route by. */
@@ -39,6 +40,7 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   const outputCheck = output && outputSchema
     ? attempt(scope.problems, `${label}: output ${output.name}`, () => compileOutputCheck(output))
     : undefined;
+  const pipeline = scanPipelineMembers(scope, propertyKey, label);
   if (scope.problems.length > problemsBefore) return undefined;
 
   const descriptor: WireTool = Object.freeze(definedOnly({
@@ -61,6 +63,9 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     outputCheck,
     requires: Object.freeze([...(options.requires ?? [])]),
     cache: options.cache,
+    owner: scope.cls,
+    member: propertyKey,
+    pipeline,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }

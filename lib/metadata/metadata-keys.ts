@@ -9,6 +9,10 @@ export const METADATA_KEYS = Object.freeze({
   elicit: 'phantom:elicit',
   fields: 'phantom:fields',
   misplaced: 'phantom:misplaced',
+  /** `@UseGuards`: on a class (every target it serves) or on a method (that target). */
+  guards: 'phantom:guards',
+  /** `@UseInterceptors`: on a class or on a method. */
+  interceptors: 'phantom:interceptors',
 } as const);
 
 /** TypeScript's own keys, emitted by `emitDecoratorMetadata`. */

@@ -14,6 +14,8 @@ export interface MemberRecord<O> {
 export interface MisplacedRecord {
   readonly decorator: string;
   readonly propertyKey: string;
+  /** Where it belongs, for the message (default: `a method`). */
+  readonly belongsOn?: string;
 }
 
 type ListKey = typeof METADATA_KEYS.tools | typeof METADATA_KEYS.resources | typeof METADATA_KEYS.prompts;
@@ -93,4 +95,28 @@ export function hasParamTypes(proto: object, propertyKey: string): boolean {
 
 export function readPropertyType(proto: object, propertyKey: string): unknown {
   return Reflect.getMetadata(DESIGN_KEYS.type, proto, propertyKey);
+}
+
+type PipelineKey = typeof METADATA_KEYS.guards | typeof METADATA_KEYS.interceptors;
+
+/**
+ * Adds pipeline members (`@UseGuards`, `@UseInterceptors`) to a class (`propertyKey` undefined) or
+ * one of its methods. Decorators apply bottom-up, so the members of a decorator written above come
+ * first: the recorded list reads in the order written, top to bottom.
+ */
+export function prependPipelineMembers(key: PipelineKey, target: object, propertyKey: string | undefined, members: readonly unknown[]): void {
+  const own: readonly unknown[] = (propertyKey === undefined ? Reflect.getOwnMetadata(key, target) : Reflect.getOwnMetadata(key, target, propertyKey)) ?? [];
+  const list = Object.freeze([...members, ...own]);
+  if (propertyKey === undefined) Reflect.defineMetadata(key, list, target);
+  else Reflect.defineMetadata(key, list, target, propertyKey);
+}
+
+/** The pipeline members of a class: its own, else the nearest ancestor's. */
+export function readClassPipelineMembers(key: PipelineKey, ctor: Constructor): readonly unknown[] {
+  return Reflect.getMetadata(key, ctor) ?? [];
+}
+
+/** The pipeline members of one method: its nearest declaration's. */
+export function readMethodPipelineMembers(key: PipelineKey, ctor: Constructor, propertyKey: string): readonly unknown[] {
+  return Reflect.getMetadata(key, ctor.prototype, propertyKey) ?? [];
 }

@@ -4,26 +4,56 @@ import { toErrorObject, type ErrorObject } from '../core/error-mapper';
 import { ProtocolError } from '../core/errors';
 import type { Method } from '../core/methods';
 import type { JsonObject } from '../core/wire.types';
+import type { Constructor } from '../metadata/metadata-store';
 import { completionHandlers } from './handlers/completion.handlers';
 import { requireUri, type HandlerDeps, type MethodHandler } from './handlers/method-handler';
 import { promptHandlers } from './handlers/prompt.handlers';
 import { resourceHandlers } from './handlers/resource.handlers';
 import { toolHandlers } from './handlers/tool.handlers';
-import { visibleResource } from './visibility';
+import type { Paginator } from './pagination';
+import type { OperationKind } from './pipeline/execution-context';
+import { PipelineMembers } from './pipeline/pipeline-members';
+import { Pipelines } from './pipeline/pipelines';
+import type { Registry } from './registry';
+import { visibleResource, type Visibility } from './visibility';
 
 /** What a request came to: a result, or the JSON-RPC error to send. Never a thrown error. */
-export type Outcome = { readonly result: JsonObject } | { readonly error: ErrorObject };
+export type Outcome<T = JsonObject> = { readonly result: T } | { readonly error: ErrorObject };
+
+/** What the router is built from. */
+export interface RouterOptions {
+  readonly registry: Registry;
+  readonly paginator: Paginator;
+  readonly diagnostics: Diagnostics;
+  readonly visible: Visibility;
+  /** Longest resource URI a request may name (`maxUriLength`). */
+  readonly maxUriLength: number;
+  /** Builds a guard or interceptor class named in `use` or a decorator (from the server's container). */
+  readonly resolve: (cls: Constructor) => object;
+}
+
+/** The pipeline a protocol-owned method takes: its kind and name, for the guards and interceptors. */
+export interface OperationInfo {
+  readonly kind: OperationKind;
+  readonly method: string;
+}
 
 /**
- * The method table for the server features: tools, resources, prompts, completion. Built once;
- * callable in-process with a context, so it needs no transport to test.
+ * The method table for the server features: tools, resources, prompts, completion, each served
+ * through the operation pipeline. Built once; callable in-process with a context, so it needs no
+ * transport to test.
  */
 export class Router {
   private readonly table: ReadonlyMap<string, MethodHandler>;
   private readonly diagnostics: Diagnostics;
+  private readonly members: PipelineMembers;
+  private readonly pipelines: Pipelines;
 
-  constructor(private readonly deps: HandlerDeps) {
-    this.diagnostics = deps.diagnostics;
+  constructor(private readonly options: RouterOptions) {
+    this.diagnostics = options.diagnostics;
+    this.members = new PipelineMembers(options.resolve);
+    this.pipelines = new Pipelines(this.members, options.diagnostics);
+    const deps: HandlerDeps = { ...options, pipelines: this.pipelines };
     this.table = new Map([
       ...toolHandlers(deps),
       ...resourceHandlers(deps),
@@ -32,18 +62,18 @@ export class Router {
     ]);
   }
 
-  /** The methods this router answers. */
-  get methods(): IterableIterator<string> {
-    return this.table.keys();
-  }
-
   handles(method: string): method is Method {
     return this.table.has(method);
   }
 
+  /** Adds guards and interceptors for every operation (`server.use`), after those added before. */
+  use(members: readonly unknown[]): void {
+    this.members.use(members);
+  }
+
   /** The resource URI a request names in `params[key]`, within `maxUriLength`; invalid params otherwise. */
   resourceUri(params: JsonObject, key = 'uri'): string {
-    return requireUri(params, key, this.deps.maxUriLength);
+    return requireUri(params, key, this.options.maxUriLength);
   }
 
   /**
@@ -51,7 +81,7 @@ export class Router {
    * rule as `resources/read`: what it may not read, it may not subscribe to or hear about either.
    */
   canRead(uri: string, principal: unknown): boolean {
-    return visibleResource(this.deps.registry, this.deps.visible, uri, principal) !== undefined;
+    return visibleResource(this.options.registry, this.options.visible, uri, principal) !== undefined;
   }
 
   /** Answers one request. Whatever the input, the outcome is a result or an error object. */
@@ -65,6 +95,19 @@ export class Router {
       return { result: await handler((params ?? {}) as JsonObject, ctx) };
     } catch (error) {
       return { error: toErrorObject(error, method, this.diagnostics) };
+    }
+  }
+
+  /**
+   * Serves a method the protocol layer answers itself (ping, logging/setLevel, subscriptions,
+   * discover) through the same pipeline as the router's own: the server's guards, then its
+   * interceptors around `perform`. Errors are mapped as for any other request.
+   */
+  async operate<T>(operation: OperationInfo, params: JsonObject, ctx: Context, perform: (params: JsonObject, ctx: Context) => Promise<T>): Promise<Outcome<T>> {
+    try {
+      return { result: await this.pipelines.method(operation.kind, operation.method).run(params, ctx, perform) };
+    } catch (error) {
+      return { error: toErrorObject(error, operation.method, this.diagnostics) };
     }
   }
 }

@@ -2,13 +2,16 @@ import { container as rootContainer, Lifecycle, type DependencyContainer, type I
 import { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
 import { definedOnly } from '../core/defined-only';
-import { STDERR_DIAGNOSTICS, type Diagnostics } from '../core/diagnostics';
+import { DIAGNOSTICS, STDERR_DIAGNOSTICS, type Diagnostics } from '../core/diagnostics';
 import type { Implementation } from '../core/wire.types';
 import { Paginator } from '../router/pagination';
 import { Registry, type ListChangeListener } from '../router/registry';
 import { Router, type Outcome } from '../router/router';
 import { EVERYTHING_VISIBLE, type VisibleItem } from '../router/visibility';
+import type { PipelineMember } from '../router/pipeline/pipeline-members';
 import { scan } from '../definitions/scanner';
+import { wiringProblems } from '../definitions/provider-wiring.check';
+import { DefinitionError } from '../core/errors';
 import { ProtocolCore } from '../protocol/core/protocol-core';
 import type { ServedApplication } from '../protocol/core/served-application';
 import type { MessageTransport } from '../transport/message-transport';
@@ -45,12 +48,15 @@ export class PhantomServer {
     // Providers may inject the server itself, to change what it serves at runtime.
     this.container.registerInstance(PhantomServer, this);
     this.diagnostics = options.diagnostics ?? STDERR_DIAGNOSTICS;
+    // Guards and interceptors may write where the server writes: @inject(DIAGNOSTICS).
+    this.container.registerInstance(DIAGNOSTICS, this.diagnostics);
     this.router = new Router({
       registry: this.registry,
       paginator: new Paginator(options.pageSize, options.cursorKey),
       diagnostics: this.diagnostics,
       visible: options.visible ?? EVERYTHING_VISIBLE,
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
+      resolve: this.resolve,
     });
     this.add(...options.providers);
     if (options.forms?.length) scan({ providers: [], forms: options.forms, resolve: this.resolve });
@@ -62,6 +68,25 @@ export class PhantomServer {
     this.registry.add(scan({ providers, resolve: this.resolve, wiring: { classes: built, isRegistered: this.isRegistered } }));
     // Registered once accepted (instances are made on first call), so a refused add leaves nothing behind.
     for (const cls of built) this.container.register(cls, { useClass: cls }, { lifecycle: Lifecycle.ContainerScoped });
+  }
+
+  /**
+   * Adds guards and interceptors to every operation this server serves (tools, prompts,
+   * resources, lists, completion, ping, logging, subscriptions, discover, listen), in the order
+   * given and after those added before; they run before those of `@UseGuards` and
+   * `@UseInterceptors`. Pass classes (built once from the server's container, so they can inject
+   * services) or instances.
+   *
+   * @example
+   * server.use(new RateLimitGuard({ burst: 20, perSecond: 5 }), RequestLoggingInterceptor, AuditGuard);
+   */
+  use(...members: PipelineMember[]): this {
+    // Classes are built from their constructors: their wiring is checked now, as the providers' is.
+    const built = (members as unknown[]).filter((member): member is Constructor => typeof member === 'function' && !this.isRegistered(member));
+    const problems = wiringProblems({ classes: built, isRegistered: this.isRegistered });
+    if (problems.length > 0) throw new DefinitionError(problems);
+    this.router.use(members);
+    return this;
   }
 
   removeTool(name: string): boolean {

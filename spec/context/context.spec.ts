@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsEmail, IsIn, IsString } from 'class-validator';
-import { Context, Elicit, Field, PhantomError, ToolError } from '../../lib';
+import { Context, ContextKey, Elicit, Field, PhantomError, ToolError } from '../../lib';
 import { FakeChannel } from './fake-channel';
 
 @Elicit({ message: 'Who are you?' })
@@ -14,6 +14,27 @@ class Who {
 const FORM_AND_URL = { elicitation: { form: {}, url: {} } };
 
 describe('Context', () => {
+  describe('#get and #set', () => {
+    const USER = new ContextKey<{ name: string }>('user');
+
+    it('keeps per-request data under a typed key', () => {
+      const ctx = new Context();
+      expect(ctx.has(USER)).to.equal(false);
+      expect(ctx.get(USER)).to.equal(undefined);
+      ctx.set(USER, { name: 'Ada' });
+      expect(ctx.has(USER)).to.equal(true);
+      expect(ctx.get(USER)).to.deep.equal({ name: 'Ada' });
+    });
+
+    it('tells keys apart by identity, not by description, and requests apart', () => {
+      const other = new ContextKey<{ name: string }>('user');
+      const ctx = new Context();
+      ctx.set(USER, { name: 'Ada' });
+      expect(ctx.get(other)).to.equal(undefined);
+      expect(new Context().get(USER)).to.equal(undefined);
+    });
+  });
+
   describe('#progress', () => {
     it('sends progress tied to the request token', async () => {
       const channel = new FakeChannel();

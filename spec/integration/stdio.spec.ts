@@ -13,6 +13,7 @@ const SAMPLE_TOOLS: Record<string, string[]> = {
   '03-prompts': [],
   '04-elicitation': ['greet', 'authenticate'],
   '05-dependency-injection': ['stock', 'buy'],
+  '06-pipeline': ['read', 'word_count', 'write', 'freeze', 'unfreeze'],
   showcase: ['hello', 'now', 'greet', 'authenticate', 'stock', 'buy'],
 };
 

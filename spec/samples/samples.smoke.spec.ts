@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { Context, type PhantomServer } from '../../lib';
+import { Context, SILENT_DIAGNOSTICS, type Diagnostics, type PhantomServer } from '../../lib';
 import * as hello from '../../samples/01-hello-tool/main';
 import * as resources from '../../samples/02-resources/main';
 import * as prompts from '../../samples/03-prompts/main';
 import * as elicitation from '../../samples/04-elicitation/main';
 import * as di from '../../samples/05-dependency-injection/main';
+import * as pipeline from '../../samples/06-pipeline/main';
 import * as showcase from '../../samples/showcase/main';
 import { FakeChannel } from '../context/fake-channel';
 import { SEED_REQUESTED_SCHEMA } from '../support/seed-form';
@@ -107,6 +108,38 @@ describe('samples', () => {
       expect((await ok(server, 'tools/call', { name: 'buy', arguments: { item: 'apple' } })).structuredContent).to.deep.equal({ item: 'apple', left: 2 });
       expect((await ok(server, 'tools/call', { name: 'stock', arguments: { item: 'apple' } })).structuredContent).to.deep.equal({ item: 'apple', count: 2 });
       expect((await ok(server, 'tools/call', { name: 'buy', arguments: { item: 'pear' } })).isError).to.equal(true);
+    });
+  });
+
+  describe('06-pipeline', () => {
+    const write = (server: PhantomServer) => server.handle('tools/call', { name: 'write', arguments: { slug: 'todo', text: 'ship it' } });
+
+    it('refuses writes with -32003 while the injected notebook is frozen', async () => {
+      const server = pipeline.createServer(SILENT_DIAGNOSTICS);
+      expect((await ok(server, 'tools/call', { name: 'write', arguments: { slug: 'todo', text: 'ship it' } })).content[0].text).to.equal('Saved todo');
+      await ok(server, 'tools/call', { name: 'freeze' });
+      expect(await write(server)).to.have.property('error').that.deep.include({ code: -32003 });
+      await ok(server, 'tools/call', { name: 'unfreeze' });
+      expect(await write(server)).to.have.property('result');
+    });
+
+    it('counts a text once and answers it again from memory', async () => {
+      const server = pipeline.createServer(SILENT_DIAGNOSTICS);
+      const first = await ok(server, 'tools/call', { name: 'word_count', arguments: { text: 'one two three' } });
+      const again = await ok(server, 'tools/call', { name: 'word_count', arguments: { text: 'one two three' } });
+      expect(first.structuredContent).to.deep.equal({ words: 3, counted: 1 });
+      expect(again.structuredContent).to.deep.equal({ words: 3, counted: 1 });
+      expect((await ok(server, 'tools/call', { name: 'word_count', arguments: { text: 'four' } })).structuredContent).to.deep.equal({ words: 1, counted: 2 });
+    });
+
+    it('logs every call and refuses the 21st in a burst with -32029', async () => {
+      const lines: string[] = [];
+      const diagnostics: Diagnostics = { error: () => {}, warn: () => {}, info: (line) => lines.push(line) };
+      const server = pipeline.createServer(diagnostics);
+      for (let i = 0; i < 20; i += 1) await ok(server, 'tools/list');
+      expect(await server.handle('tools/list')).to.have.property('error').that.deep.include({ code: -32029 });
+      expect(lines).to.have.length(20);
+      expect(lines[0]).to.match(/^tools\/list ok in /);
     });
   });
 

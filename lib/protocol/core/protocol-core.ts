@@ -8,7 +8,7 @@ import { tooManyRequests } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
 import { DEFAULT_MAX_JSON_DEPTH, failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
 import { LIST_CHANGED, Method, Notification } from '../../core/methods';
-import { LIFECYCLE_HANDLERS } from '../session-era/lifecycle.handlers';
+import { LIFECYCLE_HANDLERS, type LifecycleMethod } from '../session-era/lifecycle.handlers';
 import { SessionChannel, type ChannelHost } from '../session-era/session-channel';
 import { DEFAULT_SESSION_IDLE_MS, InMemorySessionStore, type SessionStore } from '../session/session-store';
 import type { SessionState } from '../session/session-state';
@@ -140,7 +140,7 @@ export class ProtocolCore implements ChannelHost {
       return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
     }
     const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
-    if (lifecycle) return this.runLifecycle(state, message, lifecycle);
+    if (lifecycle) return this.runLifecycle(state, message, lifecycle, exchange);
     if (!this.server.router.handles(message.method)) {
       return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
     }
@@ -260,22 +260,22 @@ export class ProtocolCore implements ChannelHost {
     this.sessions.touch(sessionId).catch((error) => this.server.diagnostics.error('session touch failed', error));
   }
 
-  private async runLifecycle(state: SessionState, message: JsonRpcRequest, handler: NonNullable<ReturnType<typeof LIFECYCLE_HANDLERS.get>>): Promise<JsonRpcResponse> {
-    try {
-      const { result, changed } = await handler(message.params ?? {}, state, this.server.router);
+  /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
+  private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange): Promise<JsonRpcResponse> {
+    const outcome = await this.server.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange), async (params) => {
+      const { result, changed } = await lifecycle.handle(params, state, this.server.router);
       if (changed) await this.sessions.save(state);
-      return success(message.id, result);
-    } catch (error) {
-      if (error instanceof ProtocolError) return failure(message.id, error.toJSON());
-      throw error;
-    }
+      return result;
+    });
+    return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
   }
 
-  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, signal: Cancellation): Context {
+  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, signal?: Cancellation): Context {
     const meta = message.params?._meta as JsonObject | undefined;
     const progressToken = meta?.progressToken;
     return new Context({
       requestId: message.id,
+      sessionId: state.id,
       signal,
       progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
       clientInfo: state.clientInfo,

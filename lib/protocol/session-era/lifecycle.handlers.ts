@@ -1,6 +1,7 @@
 import { resourceNotFound } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
 import { Method } from '../../core/methods';
+import type { OperationInfo } from '../../router/router';
 import type { SessionState } from '../session/session-state';
 import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../../core/wire.types';
 
@@ -13,29 +14,40 @@ export interface ResourceAccess {
 /** A session-era method that reads or changes the session itself rather than the router. */
 export type LifecycleHandler = (params: JsonObject, state: SessionState, resources: ResourceAccess) => Promise<{ result: JsonObject; changed: boolean }>;
 
+/** One lifecycle method: what the operation pipeline calls it, and what it does. */
+export interface LifecycleMethod {
+  readonly operation: OperationInfo;
+  readonly handle: LifecycleHandler;
+}
+
 const EMPTY = Object.freeze({}) as JsonObject;
 
-export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleHandler> = new Map<string, LifecycleHandler>([
-  [Method.Ping, async () => ({ result: EMPTY, changed: false })],
-  [Method.LoggingSetLevel, async (params, state) => {
+function lifecycle(method: string, kind: OperationInfo['kind'], handle: LifecycleHandler): [string, LifecycleMethod] {
+  return [method, Object.freeze({ operation: Object.freeze({ kind, method }), handle })];
+}
+
+/** Served through the operation pipeline (the server's guards and interceptors), like the router's methods. */
+export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleMethod> = new Map<string, LifecycleMethod>([
+  lifecycle(Method.Ping, 'protocol', async () => ({ result: EMPTY, changed: false })),
+  lifecycle(Method.LoggingSetLevel, 'protocol', async (params, state) => {
     if (!LOGGING_LEVELS.includes(params.level as LoggingLevel)) {
       throw ProtocolError.invalidParams(`"level" must be one of ${LOGGING_LEVELS.join(', ')}`);
     }
     state.logLevel = params.level as LoggingLevel;
     return { result: EMPTY, changed: true };
-  }],
-  [Method.ResourcesSubscribe, async (params, state, resources) => {
+  }),
+  lifecycle(Method.ResourcesSubscribe, 'subscription', async (params, state, resources) => {
     const uri = resources.resourceUri(params);
     // Hidden means unknown here too: subscribing answers as `resources/read` would.
     if (!resources.canRead(uri, state.principal)) throw resourceNotFound(uri);
     if (state.subscriptions.includes(uri)) return { result: EMPTY, changed: false };
     state.subscriptions = [...state.subscriptions, uri];
     return { result: EMPTY, changed: true };
-  }],
-  [Method.ResourcesUnsubscribe, async (params, state, resources) => {
+  }),
+  lifecycle(Method.ResourcesUnsubscribe, 'subscription', async (params, state, resources) => {
     const uri = resources.resourceUri(params);
     const before = state.subscriptions.length;
     state.subscriptions = state.subscriptions.filter((s) => s !== uri);
     return { result: EMPTY, changed: state.subscriptions.length !== before };
-  }],
+  }),
 ]);

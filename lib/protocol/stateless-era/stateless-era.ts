@@ -10,6 +10,8 @@ import { failure, notification, success, type JsonRpcRequest, type JsonRpcRespon
 import { Method, type Notification } from '../../core/methods';
 import { serverCapabilities } from '../capabilities';
 import type { JsonObject } from '../../core/wire.types';
+import type { OperationInfo } from '../../router/router';
+import type { ClientChannel } from '../../context/client-channel';
 import { InputChannel } from './input-channel';
 import { MetaKey, readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
@@ -20,6 +22,10 @@ export const StatelessMethod = Object.freeze({
   Discover: 'server/discover',
   Listen: 'subscriptions/listen',
 } as const);
+
+/** The stateless era's own methods, as the operation pipeline sees them. */
+const DISCOVER: OperationInfo = Object.freeze({ kind: 'protocol', method: StatelessMethod.Discover });
+const LISTEN: OperationInfo = Object.freeze({ kind: 'subscription', method: StatelessMethod.Listen });
 
 /** Notifications that only the stateless era sends. */
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
@@ -86,8 +92,8 @@ export class StatelessEra {
         data: { supported: [...STATELESS_VERSIONS], requested: meta.protocolVersion },
       });
     }
-    if (message.method === StatelessMethod.Discover) return { status: 200, response: success(message.id, this.discover()) };
-    if (message.method === StatelessMethod.Listen) return this.listen(message, facts);
+    if (message.method === StatelessMethod.Discover) return this.discover(message, meta, facts);
+    if (message.method === StatelessMethod.Listen) return this.listen(message, meta, facts);
     if (!this.server.router.handles(message.method)) return refuse(message, 404, ProtocolError.methodNotFound(message.method).toJSON());
     return this.serve(message, meta, facts);
   }
@@ -101,15 +107,7 @@ export class StatelessEra {
       return refuse(message, 400, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
     const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), this.resourceUpdated);
-    const ctx = new Context({
-      requestId: message.id,
-      signal: facts.cancellation,
-      progressToken: meta.progressToken,
-      clientInfo: meta.clientInfo,
-      clientCapabilities: meta.clientCapabilities,
-      principal: facts.principal,
-      channel,
-    });
+    const ctx = contextOf(message, meta, facts, channel);
     const outcome = await this.server.router.handle(message.method, params, ctx);
     if (facts.cancellation.aborted) return { status: 200 };
     if (channel.inputRequests.size > 0) {
@@ -141,7 +139,14 @@ export class StatelessEra {
     return { ...sealed, ...(sent as JsonObject | undefined) };
   }
 
-  private discover(): JsonObject {
+  /** `server/discover`, through the operation pipeline. */
+  private async discover(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<StatelessOutcome> {
+    const outcome = await this.server.router.operate(DISCOVER, message.params ?? {}, contextOf(message, meta, facts), async () => this.description());
+    if ('error' in outcome) return refuse(message, statusOf(outcome.error), eraError(outcome.error));
+    return { status: 200, response: success(message.id, outcome.result) };
+  }
+
+  private description(): JsonObject {
     const result: JsonObject = {
       resultType: 'complete',
       supportedVersions: [...STATELESS_VERSIONS],
@@ -159,12 +164,20 @@ export class StatelessEra {
    * tagged with the subscription id (the request id). Ends when the client goes away (no
    * response) or the server closes it (a graceful closing response).
    */
-  private async listen(message: JsonRpcRequest, facts: StatelessFacts): Promise<StatelessOutcome> {
+  private async listen(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<StatelessOutcome> {
     const asked = message.params?.notifications;
     if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
       return refuse(message, 400, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
     }
-    const filter = agreedFilter(asked as JsonObject, this.server.registry.counts);
+    // Through the operation pipeline: its guards may refuse the stream, its interceptors see it whole.
+    const outcome = await this.server.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, facts));
+    if ('error' in outcome) return refuse(message, statusOf(outcome.error), eraError(outcome.error));
+    return outcome.result === undefined ? { status: 200 } : { status: 200, response: success(message.id, outcome.result) };
+  }
+
+  /** The stream itself; its closing result, or `undefined` when the client went away. */
+  private async stream(message: JsonRpcRequest, asked: JsonObject, facts: StatelessFacts): Promise<JsonObject | undefined> {
+    const filter = agreedFilter(asked, this.server.registry.counts);
     const tag = { [MetaKey.subscriptionId]: message.id };
     const deliver = (method: string, params: JsonObject) => {
       if (facts.exchange.open) facts.exchange.send(notification(method, { ...params, _meta: tag }));
@@ -174,8 +187,7 @@ export class StatelessEra {
       const remove = this.hub.add(filter, facts.principal, (method: Notification, params) => deliver(method, params), () => resolve(true));
       facts.cancellation.onCancel(() => { remove(); resolve(false); });
     });
-    if (!closedByServer) return { status: 200 };
-    return { status: 200, response: success(message.id, { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } }) };
+    return closedByServer ? { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } } : undefined;
   }
 }
 
@@ -203,9 +215,32 @@ function eraError(error: ErrorObject): ErrorObject {
   return error.code === ErrorCode.ResourceNotFound ? { ...error, code: ErrorCode.InvalidParams } : error;
 }
 
-/** HTTP statuses the revision names for errors raised while serving. */
+/** The handler's context for one request: who asked, with what, and its way back (none for discover and listen). */
+function contextOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts, channel?: ClientChannel): Context {
+  return new Context({
+    requestId: message.id,
+    signal: facts.cancellation,
+    progressToken: meta.progressToken,
+    clientInfo: meta.clientInfo,
+    clientCapabilities: meta.clientCapabilities,
+    principal: facts.principal,
+    channel,
+  });
+}
+
+/**
+ * HTTP statuses for errors raised while serving: those the revision names, and the pipeline's
+ * refusals (a guard's, hidden methods answered as unknown, the rate limit). Others go with 200.
+ */
+const STATUS_OF: ReadonlyMap<number, number> = new Map<number, number>([
+  [ErrorCode.MissingRequiredClientCapability, 400],
+  [ErrorCode.MethodNotFound, 404],
+  [ErrorCode.Forbidden, 403],
+  [ErrorCode.RateLimited, 429],
+]);
+
 function statusOf(error: ErrorObject): number {
-  return error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
+  return STATUS_OF.get(error.code) ?? 200;
 }
 
 function refuse(message: JsonRpcRequest, status: number, error: ErrorObject): StatelessOutcome {

@@ -4,14 +4,15 @@ import type { JsonObject } from '../../core/wire.types';
 import type { Completer } from '../../definitions/definitions';
 import type { Registry } from '../registry';
 import type { VisibleItem } from '../visibility';
-import { optionalObject, requireString, requireUri, type HandlerDeps, type MethodEntry } from './method-handler';
+import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
+import { optionalObject, requireString, requireUri, throughPipeline, type HandlerDeps, type MethodEntry } from './method-handler';
 
 /** The spec caps a completion answer at 100 values. */
 export const MAX_COMPLETION_VALUES = 100;
 
-export function completionHandlers({ registry, visible, maxUriLength }: HandlerDeps): MethodEntry[] {
+export function completionHandlers({ registry, visible, maxUriLength, pipelines }: HandlerDeps): MethodEntry[] {
   return [
-    [Method.CompletionComplete, async (params, ctx) => {
+    [Method.CompletionComplete, throughPipeline(pipelines, 'completion', Method.CompletionComplete, async (params, ctx) => {
       const ref = optionalObject(params, 'ref');
       const argument = optionalObject(params, 'argument');
       const name = requireString(argument, 'name');
@@ -24,7 +25,7 @@ export function completionHandlers({ registry, visible, maxUriLength }: HandlerD
       const values = outcome.values.slice(0, MAX_COMPLETION_VALUES);
       const total = outcome.total ?? outcome.values.length;
       return { completion: { values, total, hasMore: outcome.hasMore ?? total > values.length } };
-    }],
+    })],
   ];
 }
 
@@ -32,7 +33,7 @@ function completerFor(registry: Registry, ref: JsonObject, maxUriLength: number,
   if (ref.type === 'ref/prompt') {
     const name = requireString(ref, 'name');
     const prompt = registry.prompt(name);
-    if (!prompt || !canSee({ kind: 'prompt', name })) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
+    if (!prompt || !canSee({ kind: 'prompt', name })) throw TARGET_ERROR_POLICY.prompt.unknown(name);
     return prompt.completers;
   }
   if (ref.type === 'ref/resource') {

@@ -4,6 +4,8 @@ import type { Diagnostics } from '../../core/diagnostics';
 import { ProtocolError } from '../../core/errors';
 import type { JsonObject } from '../../core/wire.types';
 import type { Paginator } from '../pagination';
+import type { OperationKind } from '../pipeline/execution-context';
+import type { Pipelines } from '../pipeline/pipelines';
 import type { Registry } from '../registry';
 import type { Visibility } from '../visibility';
 
@@ -19,6 +21,16 @@ export interface HandlerDeps {
   readonly visible: Visibility;
   /** Longest resource URI a request may name (`maxUriLength`). */
   readonly maxUriLength: number;
+  /** The compiled operation pipelines: every handler serves its method through one. */
+  readonly pipelines: Pipelines;
+}
+
+/**
+ * A method without a target served through its pipeline: the server's guards and interceptors
+ * around `perform` (made once, here, not per call).
+ */
+export function throughPipeline(pipelines: Pipelines, kind: OperationKind, method: Method, perform: MethodHandler): MethodHandler {
+  return (params, ctx) => pipelines.method(kind, method).run(params, ctx, perform);
 }
 
 /** Reads a required string parameter, or fails with invalid params naming it. */

@@ -1,30 +1,38 @@
-import { invalidArguments } from '../../core/error-mapper';
-import { ProtocolError } from '../../core/errors';
 import { Method } from '../../core/methods';
 import type { JsonObject } from '../../core/wire.types';
+import type { PromptDefinition } from '../../definitions/definitions';
 import { normalisePromptResult } from '../../results/prompt-result';
-import { validateArguments } from '../../schema';
+import { classPipe } from '../pipeline/argument-pipe';
+import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
+import type { TargetSteps } from '../pipeline/operation-pipeline';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
 import { pagedList } from './paged-list';
 
 export function promptHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, visible } = deps;
+  const { registry, visible, pipelines } = deps;
   return [
-    [Method.PromptsList, pagedList(deps, { list: 'prompts', resultKey: 'prompts', items: () => registry.promptList(), itemOf: (p) => ({ kind: 'prompt', name: p.name }) })],
+    pagedList(deps, { method: Method.PromptsList, list: 'prompts', resultKey: 'prompts', items: () => registry.promptList(), itemOf: (p) => ({ kind: 'prompt', name: p.name }) }),
     [Method.PromptsGet, async (params, ctx) => {
       const name = requireString(params, 'name');
       const prompt = registry.prompt(name);
-      if (!prompt || !visible({ kind: 'prompt', name }, ctx.principal)) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
-      const args = optionalObject(params, 'arguments');
-      let input: unknown = args;
-      if (prompt.inputClass) {
-        // Prompt arguments are strings on the wire: convert them to the DTO's declared types.
-        const checked = await validateArguments(prompt.inputClass, args, { coerce: true });
-        if (!checked.ok) throw ProtocolError.invalidParams(invalidArguments(`prompt "${name}"`, checked.issues));
-        input = checked.value;
-      }
-      const value = await prompt.invoke(input, ctx);
-      return normalisePromptResult(value, prompt.descriptor.description) as unknown as JsonObject;
+      if (!prompt || !visible({ kind: 'prompt', name }, ctx.principal)) throw TARGET_ERROR_POLICY.prompt.unknown(name);
+      return pipelines.target(prompt, promptSteps).run(name, optionalObject(params, 'arguments'), ctx);
     }],
   ];
+}
+
+/** A prompt's steps: its DTO as the pipe, converting the string arguments to the declared types. */
+function promptSteps(prompt: PromptDefinition): TargetSteps {
+  return {
+    kind: 'prompt',
+    method: Method.PromptsGet,
+    label: prompt.label,
+    owner: prompt.owner,
+    member: prompt.member,
+    // Prompt arguments are strings on the wire: convert them to the DTO's declared types.
+    pipe: prompt.inputClass ? classPipe(prompt.inputClass, true) : undefined,
+    invoke: prompt.invoke,
+    map: (value) => normalisePromptResult(value, prompt.descriptor.description) as unknown as JsonObject,
+    policy: TARGET_ERROR_POLICY.prompt,
+  };
 }

@@ -1,41 +1,52 @@
 import type { Context } from '../../context/context';
-import { invalidArguments, resourceNotFound, resourceReadFailure } from '../../core/error-mapper';
-import { ProtocolError } from '../../core/errors';
+import { resourceNotFound } from '../../core/error-mapper';
 import { Method } from '../../core/methods';
 import type { JsonObject, WireResource } from '../../core/wire.types';
+import type { ResourceDefinition } from '../../definitions/definitions';
 import { normaliseResourceResult } from '../../results/resource-content';
-import { validateArguments } from '../../schema';
-import type { HandlerDeps, MethodEntry } from './method-handler';
-import { requireUri } from './method-handler';
-import { pagedList } from './paged-list';
+import { classPipe } from '../pipeline/argument-pipe';
+import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
+import type { TargetSteps } from '../pipeline/operation-pipeline';
 import { visibleResource } from '../visibility';
+import { requireUri, type HandlerDeps, type MethodEntry } from './method-handler';
+import { pagedList } from './paged-list';
 
 export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, visible } = deps;
+  const { registry, visible, pipelines } = deps;
   return [
-    [Method.ResourcesList, pagedList(deps, {
-      list: 'resources', resultKey: 'resources', items: (ctx) => listResources(deps, ctx), itemOf: (r) => ({ kind: 'resource', uri: r.uri }),
-    })],
-    [Method.ResourcesTemplatesList, pagedList(deps, {
-      list: 'templates', resultKey: 'resourceTemplates', items: () => registry.templateList(), itemOf: (t) => ({ kind: 'template', uriTemplate: t.uriTemplate }),
-    })],
+    pagedList(deps, {
+      method: Method.ResourcesList, list: 'resources', resultKey: 'resources', items: (ctx) => listResources(deps, ctx), itemOf: (r) => ({ kind: 'resource', uri: r.uri }),
+    }),
+    pagedList(deps, {
+      method: Method.ResourcesTemplatesList, list: 'templates', resultKey: 'resourceTemplates', items: () => registry.templateList(), itemOf: (t) => ({ kind: 'template', uriTemplate: t.uriTemplate }),
+    }),
     [Method.ResourcesRead, async (params, ctx) => {
       const uri = requireUri(params, 'uri', deps.maxUriLength);
       const resolved = visibleResource(registry, visible, uri, ctx.principal);
-      if (!resolved) throw resourceNotFound(uri);
-      const { definition } = resolved;
-      let input: unknown = resolved.params;
-      if (definition.kind === 'template' && definition.paramsClass) {
-        const checked = await validateArguments(definition.paramsClass, resolved.params, { coerce: true });
-        if (!checked.ok) throw ProtocolError.invalidParams(invalidArguments(`resource "${uri}"`, checked.issues));
-        input = checked.value;
-      }
-      const value = await definition.invoke(input, ctx).catch((error: unknown) => { throw resourceReadFailure(error, uri); });
-      // Nothing returned: the handler does not serve this URI (a template matches more than exists).
-      if (value === undefined || value === null) throw resourceNotFound(uri);
-      return normaliseResourceResult(value, { uri, mimeType: definition.mimeType }) as unknown as JsonObject;
+      if (!resolved) throw TARGET_ERROR_POLICY.resource.unknown(uri);
+      return pipelines.target(resolved.definition, resourceSteps).run(uri, resolved.params, ctx);
     }],
   ];
+}
+
+/** A resource's steps: a template's parameter DTO as the pipe (variables arrive as strings); nothing returned means not found. */
+function resourceSteps(definition: ResourceDefinition): TargetSteps {
+  const { mimeType } = definition;
+  return {
+    kind: 'resource',
+    method: Method.ResourcesRead,
+    label: definition.label,
+    owner: definition.owner,
+    member: definition.member,
+    pipe: definition.kind === 'template' && definition.paramsClass ? classPipe(definition.paramsClass, true) : undefined,
+    invoke: definition.invoke,
+    map: (value, uri) => {
+      // Nothing returned: the handler does not serve this URI (a template matches more than exists).
+      if (value === undefined || value === null) throw resourceNotFound(uri);
+      return normaliseResourceResult(value, { uri, mimeType }) as unknown as JsonObject;
+    },
+    policy: TARGET_ERROR_POLICY.resource,
+  };
 }
 
 /** Fixed resources, then what each template's lister names; a failing lister is logged and skipped. */

@@ -1,48 +1,59 @@
 import type { Context } from '../../context/context';
-import { invalidArguments } from '../../core/error-mapper';
-import { invalidOutput, toolFailure } from '../../results/tool-failure';
-import { ProtocolError } from '../../core/errors';
+import type { Diagnostics } from '../../core/diagnostics';
 import { Method } from '../../core/methods';
 import type { CallToolResult, JsonObject } from '../../core/wire.types';
-import { normaliseToolResult, ToolResult } from '../../results/tool-result';
 import type { ToolDefinition } from '../../definitions/definitions';
-import { issuePath, validateArguments } from '../../schema';
+import { invalidOutput } from '../../results/tool-failure';
+import { normaliseToolResult } from '../../results/tool-result';
+import { issuePath, type OutputCheck } from '../../schema';
+import { classPipe, schemaPipe } from '../pipeline/argument-pipe';
+import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
+import type { TargetSteps } from '../pipeline/operation-pipeline';
 import { pagedList } from './paged-list';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
 
 export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, diagnostics, visible } = deps;
+  const { registry, diagnostics, visible, pipelines } = deps;
+  const compile = (tool: ToolDefinition) => toolSteps(tool, diagnostics);
   return [
-    [Method.ToolsList, pagedList(deps, { list: 'tools', resultKey: 'tools', items: () => registry.toolList(), itemOf: (t) => ({ kind: 'tool', name: t.name }) })],
+    pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: () => registry.toolList(), itemOf: (t) => ({ kind: 'tool', name: t.name }) }),
     [Method.ToolsCall, async (params, ctx) => {
       const name = requireString(params, 'name');
       const tool = registry.tool(name);
-      if (!tool || !visible({ kind: 'tool', name }, ctx.principal)) throw ProtocolError.invalidParams(`Unknown tool: ${name}`);
-      const args = optionalObject(params, 'arguments');
-      return (await callTool(tool, args, ctx, diagnostics)) as unknown as JsonObject;
+      if (!tool || !visible({ kind: 'tool', name }, ctx.principal)) throw TARGET_ERROR_POLICY.tool.unknown(name);
+      return pipelines.target(tool, compile).run(name, optionalObject(params, 'arguments'), ctx);
     }],
   ];
 }
 
-async function callTool(tool: ToolDefinition, args: JsonObject, ctx: Context, diagnostics: HandlerDeps['diagnostics']): Promise<CallToolResult> {
-  let input: unknown = args;
-  if (tool.inputClass) {
-    const checked = await validateArguments(tool.inputClass, args);
-    if (!checked.ok) return ToolResult.error(invalidArguments(`tool "${tool.name}"`, checked.issues));
-    input = checked.value;
-  } else if (tool.inputCheck) {
-    const issues = tool.inputCheck(args);
-    if (issues.length > 0) return ToolResult.error(invalidArguments(`tool "${tool.name}"`, issues));
-  }
-  let result: CallToolResult;
-  try {
-    if (tool.requires.length > 0) ctx.requireCapabilities(tool.requires);
-    result = normaliseToolResult(await tool.invoke(input, ctx));
-  } catch (error) {
-    return toolFailure(error, tool.label, diagnostics);
-  }
+/** A tool's steps: its DTO or `inputSchema` as the pipe, its required client capabilities checked before the handler, its `output` DTO checked after. */
+function toolSteps(tool: ToolDefinition, diagnostics: Diagnostics): TargetSteps {
+  const { requires } = tool;
+  return {
+    kind: 'tool',
+    method: Method.ToolsCall,
+    label: tool.label,
+    owner: tool.owner,
+    member: tool.member,
+    pipe: tool.inputClass ? classPipe(tool.inputClass, false) : tool.inputCheck ? schemaPipe(tool.inputCheck) : undefined,
+    invoke: requires.length === 0 ? tool.invoke : async (input: unknown, ctx: Context) => {
+      ctx.requireCapabilities(requires);
+      return tool.invoke(input, ctx);
+    },
+    map: (value) => toolResult(tool, value, diagnostics),
+    policy: TARGET_ERROR_POLICY.tool,
+  };
+}
+
+/** The tool's result; checked against its `output` DTO when it has one (the only asynchronous case). */
+function toolResult(tool: ToolDefinition, value: unknown, diagnostics: Diagnostics): JsonObject | Promise<JsonObject> {
+  const result = normaliseToolResult(value);
   // An error result carries no structured content, and the client does not check it.
-  if (!tool.outputCheck || result.isError) return result;
-  const issues = await tool.outputCheck(result.structuredContent);
-  return issues.length > 0 ? invalidOutput(tool, [...new Set(issues.map(issuePath))], issues, diagnostics) : result;
+  if (!tool.outputCheck || result.isError) return result as unknown as JsonObject;
+  return checkedOutput(tool, tool.outputCheck, result, diagnostics);
+}
+
+async function checkedOutput(tool: ToolDefinition, check: OutputCheck, result: CallToolResult, diagnostics: Diagnostics): Promise<JsonObject> {
+  const issues = await check(result.structuredContent);
+  return (issues.length > 0 ? invalidOutput(tool, [...new Set(issues.map(issuePath))], issues, diagnostics) : result) as unknown as JsonObject;
 }

@@ -1,0 +1,55 @@
+import { METADATA_KEYS } from '../metadata/metadata-keys';
+import { readClassPipelineMembers, readMethodPipelineMembers, type Constructor } from '../metadata/metadata-store';
+import {
+  describeMemberRef, isGuardRef, isInterceptorRef, type GuardShape, type InterceptorShape, type PipelineMemberRef, type PipelineMembersRecord,
+} from '../metadata/pipeline-options';
+import type { ScanScope } from './scan-scope';
+
+type PipelineKey = typeof METADATA_KEYS.guards | typeof METADATA_KEYS.interceptors;
+
+interface MemberKind<T> {
+  readonly key: PipelineKey;
+  readonly decorator: string;
+  readonly expected: string;
+  readonly is: (value: unknown) => value is PipelineMemberRef<T>;
+}
+
+const GUARDS: MemberKind<GuardShape> = {
+  key: METADATA_KEYS.guards, decorator: '@UseGuards', expected: 'a guard (a class or an object with canActivate)', is: isGuardRef,
+};
+const INTERCEPTORS: MemberKind<InterceptorShape> = {
+  key: METADATA_KEYS.interceptors, decorator: '@UseInterceptors', expected: 'an interceptor (a class or an object with intercept)', is: isInterceptorRef,
+};
+
+const NONE: PipelineMembersRecord = Object.freeze({ guards: Object.freeze([]), interceptors: Object.freeze([]) });
+
+/**
+ * The class-level members that are not what their decorator expects (an `undefined` from a
+ * circular import, a guard given to `@UseInterceptors`): reported once per class.
+ */
+export function classPipelineProblems(cls: Constructor): string[] {
+  return [GUARDS, INTERCEPTORS].flatMap((kind) => {
+    return readClassPipelineMembers(kind.key, cls).filter((value) => !kind.is(value)).map((value) => `${cls.name}: ${kind.decorator} names ${describeMemberRef(value)}, which is not ${kind.expected}`);
+  });
+}
+
+/**
+ * The guards and interceptors one target is served with: the class's, then the method's, each
+ * list in the order written. Method-level members that are not what their decorator expects are
+ * reported under the target's label.
+ */
+export function scanPipelineMembers(scope: ScanScope, member: string, label: string): PipelineMembersRecord {
+  const guards = membersOf(scope, member, label, GUARDS);
+  const interceptors = membersOf(scope, member, label, INTERCEPTORS);
+  if (guards.length === 0 && interceptors.length === 0) return NONE;
+  return Object.freeze({ guards, interceptors });
+}
+
+function membersOf<T>(scope: ScanScope, member: string, label: string, kind: MemberKind<T>): readonly PipelineMemberRef<T>[] {
+  const onClass = readClassPipelineMembers(kind.key, scope.cls);
+  const onMethod = readMethodPipelineMembers(kind.key, scope.cls, member);
+  for (const value of onMethod) {
+    if (!kind.is(value)) scope.problems.push(`${label}: ${kind.decorator} names ${describeMemberRef(value)}, which is not ${kind.expected}`);
+  }
+  return Object.freeze([...onClass, ...onMethod].filter(kind.is));
+}
