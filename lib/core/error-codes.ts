@@ -10,6 +10,12 @@ export const ErrorCode = Object.freeze({
    * `maxInFlightPerSession` requests running; send more when one has finished.
    */
   TooManyRequests: -32010,
+  /**
+   * The server is shutting down: a request that arrived once `close()` had started, or one still
+   * running at its deadline (the code the official SDKs use for a closed connection); retry it
+   * elsewhere.
+   */
+  ServerClosing: -32000,
   /** Session era: `initialize` while `maxSessions` sessions are open (HTTP 503); retry once one ends. */
   TooManySessions: -32005,
   /** Session era: a `resources/read` for a URI nothing serves. */

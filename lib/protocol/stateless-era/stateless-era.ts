@@ -6,6 +6,7 @@ import type { SubscriptionHub, ListenFilter } from '../core/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
+import { isServerClosing } from '../../core/shutdown';
 import { failure, notification, success, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
 import { serverCapabilities } from '../capabilities';
@@ -157,7 +158,8 @@ export class StatelessEra {
   /**
    * A long-lived stream: acknowledged first, then only what the filter asks for, every message
    * tagged with the subscription id (the request id). Ends when the client goes away (no
-   * response) or the server closes it (a graceful closing response).
+   * response) or the server closes it (a graceful closing response): the server's hub ending every
+   * stream, or a closing transport cancelling its own with a `ServerClosingError`.
    */
   private async listen(message: JsonRpcRequest, facts: StatelessFacts): Promise<StatelessOutcome> {
     const asked = message.params?.notifications;
@@ -172,7 +174,7 @@ export class StatelessEra {
     deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
     const closedByServer = await new Promise<boolean>((resolve) => {
       const remove = this.hub.add(filter, facts.principal, (method: Notification, params) => deliver(method, params), () => resolve(true));
-      facts.cancellation.onCancel(() => { remove(); resolve(false); });
+      facts.cancellation.onCancel(() => { remove(); resolve(isServerClosing(facts.cancellation.reason)); });
     });
     if (!closedByServer) return { status: 200 };
     return { status: 200, response: success(message.id, { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } }) };
