@@ -11,7 +11,7 @@ import { BatchCall, PostedCall, type HttpCall } from './http-calls';
 import { Method } from '../../core/methods';
 import type { SessionState } from '../../protocol/session/session-state';
 import { allowsBatches, isSessionEraVersion } from '../../protocol/versions';
-import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from '../../protocol/session-era/batch';
+import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatch } from '../../protocol/session-era/batch';
 import { isPlainData, samePrincipal } from '../../protocol/principal';
 import { toErrorObject } from '../../core/error-mapper';
 import { readBody, type BodyLimits } from './body-reader';
@@ -230,7 +230,7 @@ export class StreamableHttpHandler implements StreamFactory {
     const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
     const call = new BatchCall(res, exchange);
     this.calls.add(call);
-    let batch: Awaited<ReturnType<typeof admitBatch>>;
+    let batch: AdmittedBatch;
     let responses: JsonRpcResponse[];
     try {
       batch = await admitBatch(this.core, state, items, exchange, () => {

@@ -72,7 +72,7 @@ describe('HttpListener', () => {
         await server.close();
       });
 
-      it('refuses new connections meanwhile', async () => {
+      it('refuses new connections meanwhile, and closes the connection of the call once answered', async () => {
         const server = gatedServer();
         const listener = await server.listen({ port: 0 });
         const session = await openSession(listener.url);
@@ -82,7 +82,9 @@ describe('HttpListener', () => {
         const refused = await fetch(listener.url, { method: 'POST' }).then(() => 'connected', (error: Error) => error);
         expect(refused).to.be.instanceOf(Error);
         gate.open();
-        expect((await held).json).to.deep.include({ id: 'held', result: { content: [{ type: 'text', text: 'finished' }] } });
+        const answer = await held;
+        expect(answer.json).to.deep.include({ id: 'held', result: { content: [{ type: 'text', text: 'finished' }] } });
+        expect(answer.headers.get('connection')).to.equal('close');
         await closed;
         await server.close();
       });
@@ -137,7 +139,7 @@ describe('HttpListener', () => {
     });
 
     context('when a standalone GET stream is open', () => {
-      it('ends it after its last events are stored: a server sharing the stores replays them on Last-Event-ID', async () => {
+      it('ends it after the calls, with what they sent stored: a server sharing the stores replays it on Last-Event-ID', async () => {
         const sessionStore = new InMemorySessionStore();
         const eventStore = new InMemoryEventStore();
         const first = gatedServer({ sessionStore });
@@ -149,8 +151,13 @@ describe('HttpListener', () => {
         while (!text.includes('\n\n')) text += (await reader.read()).value;
         const primingId = events(text)[0].id!;
 
+        const held = post(listener.url, { jsonrpc: '2.0', id: 'held', method: 'tools/call', params: { name: 'wait' } }, { 'mcp-session-id': session });
+        await gate.entered;
+        const closed = listener.close();
         first.add(Later);
-        await listener.close();
+        gate.open();
+        await held;
+        await closed;
         for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
         const listChanged = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
         expect(events(text).map((event) => event.data)).to.deep.equal([undefined, listChanged]);
