@@ -23,6 +23,7 @@ export { userText, assistantText, promptMessage } from './results/prompt-result'
 
 export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError, ForbiddenError, HiddenError } from './core/errors';
 export { ErrorCode } from './core/error-codes';
+export { ServerClosingError } from './core/shutdown';
 export { Method, Notification } from './core/methods';
 export { STDERR_DIAGNOSTICS, SILENT_DIAGNOSTICS, DIAGNOSTICS, type Diagnostics, type WarningRateLimit } from './core/diagnostics';
 export type * from './core/wire.types';

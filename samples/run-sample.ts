@@ -2,21 +2,19 @@ import { StdioTransport, type PhantomServer } from '../lib';
 
 /**
  * How every sample starts when run directly: over stdio by default, or over Streamable HTTP with
- * `--http [--port N] [--host H]`.
+ * `--http [--port N] [--host H]`. SIGINT and SIGTERM shut it down gracefully on either.
  *
  * @example
  * node dist/samples/01-hello-tool/main.js                 # stdio, for a desktop client
  * node dist/samples/01-hello-tool/main.js --http --port 3000
  */
 export async function runSample(server: PhantomServer, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  closeOnSignals(server);
   if (argv.includes('--http')) {
     const port = Number(valueOf(argv, '--port') ?? 3000);
     const host = valueOf(argv, '--host') ?? '127.0.0.1';
     const listener = await server.listen({ port, host });
     process.stderr.write(`${server.info.name} serving MCP at ${listener.url}\n`);
-    const stop = () => void listener.close().then(() => server.close()).then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
     return;
   }
   if (process.stdin.isTTY) {
@@ -26,6 +24,25 @@ export async function runSample(server: PhantomServer, argv: readonly string[] =
   await connection.done;
   await server.close();
   process.exit(0);
+}
+
+/**
+ * The first SIGINT or SIGTERM closes the server: calls in flight finish (within the server's
+ * `shutdownTimeoutMs`), then the process exits 0. A second signal exits at once, with 1.
+ */
+function closeOnSignals(server: PhantomServer): void {
+  let closing = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(1);
+    closing = true;
+    process.stderr.write(`${server.info.name}: ${signal}, finishing the calls in flight\n`);
+    server.close().then(() => process.exit(0), (error: unknown) => {
+      process.stderr.write(`${server.info.name}: shutdown failed: ${String(error)}\n`);
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 function valueOf(argv: readonly string[], flag: string): string | undefined {

@@ -5,7 +5,7 @@
  */
 export class Cancellation {
   private controller?: AbortController;
-  private reason: unknown;
+  private cancelReason: unknown;
   private cancelled = false;
   private listeners?: Set<() => void>;
 
@@ -13,10 +13,15 @@ export class Cancellation {
     return this.cancelled;
   }
 
+  /** What it was cancelled with (`ctx.signal.reason`); `undefined` while it runs. */
+  get reason(): unknown {
+    return this.cancelReason;
+  }
+
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
-      if (this.cancelled) this.controller.abort(this.reason);
+      if (this.cancelled) this.controller.abort(this.cancelReason);
     }
     return this.controller.signal;
   }
@@ -24,7 +29,7 @@ export class Cancellation {
   cancel(reason?: unknown): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.reason = reason;
+    this.cancelReason = reason;
     this.controller?.abort(reason);
     for (const listener of this.listeners ?? []) listener();
     this.listeners = undefined;

@@ -20,6 +20,12 @@ export const ErrorCode = Object.freeze({
    * says when the next call can pass. Session era: a JSON-RPC error; stateless era over HTTP: 429.
    */
   RateLimited: -32029,
+  /**
+   * The server is shutting down: a request that arrived once `close()` had started, or one still
+   * running at its deadline (the code the official SDKs use for a closed connection); retry it
+   * elsewhere.
+   */
+  ServerClosing: -32000,
   /** Session era: `initialize` while `maxSessions` sessions are open (HTTP 503); retry once one ends. */
   TooManySessions: -32005,
   /** Session era: a `resources/read` for a URI nothing serves. */

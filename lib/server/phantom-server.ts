@@ -3,6 +3,7 @@ import { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
 import { definedOnly } from '../core/defined-only';
 import { DIAGNOSTICS, STDERR_DIAGNOSTICS, type Diagnostics } from '../core/diagnostics';
+import { PhantomError } from '../core/errors';
 import type { Implementation } from '../core/wire.types';
 import { Paginator } from '../router/pagination';
 import { Registry, type ListChangeListener } from '../router/registry';
@@ -139,14 +140,19 @@ export class PhantomServer {
    * await server.connect(new StdioTransport());
    */
   async connect(transport: MessageTransport, principal?: unknown): Promise<StreamConnection> {
-    const connection = new StreamConnection(this.protocol, transport, principal);
+    const connection = new StreamConnection(this.protocol, transport, principal, { shutdownTimeoutMs: this.options.shutdownTimeoutMs });
+    this.serving(connection);
+    void connection.done.then(() => this.running.delete(connection));
     await connection.start();
     return connection;
   }
 
-  /** A `(req, res)` handler for Streamable HTTP, to mount in node:http, Express, Fastify or Nest. */
+  /**
+   * A `(req, res)` handler for Streamable HTTP, to mount in node:http, Express, Fastify or Nest.
+   * Its `close()` drains it gracefully (see Shutting down in the README); `server.close()` closes it too.
+   */
   httpHandler(options: HttpOptions = {}): StreamableHttpHandler {
-    return new StreamableHttpHandler(this.protocol, options);
+    return this.serving(new StreamableHttpHandler(this.protocol, { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...options }));
   }
 
   /**
@@ -155,8 +161,8 @@ export class PhantomServer {
    * @example
    * const { url } = await server.listen({ port: 3000 });
    */
-  listen(options: ListenOptions = {}): Promise<HttpListener> {
-    return listenHttp(this.httpHandler(options), options);
+  async listen(options: ListenOptions = {}): Promise<HttpListener> {
+    return this.serving(await listenHttp(this.httpHandler(options), options));
   }
 
   /** Tells every client subscribed to `uri` that it changed. */
@@ -172,9 +178,32 @@ export class PhantomServer {
     return this.protocol.notifyElicitationComplete(elicitationId);
   }
 
-  /** Stops background work (session expiry). Listeners are closed by their own `close()`. */
-  async close(): Promise<void> {
+  /**
+   * Shuts down everything this server runs, gracefully: every listener, handler and connection
+   * it made stops accepting requests, lets calls in flight finish within `shutdownTimeoutMs`, then
+   * cancels and answers the rest with an error and ends its streams; then background work
+   * (session expiry) stops. Resolves when all is closed; calling it again returns the same promise.
+   *
+   * @example
+   * process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
+   */
+  close(): Promise<void> {
+    return (this.closing ??= this.shutDown());
+  }
+
+  private async shutDown(): Promise<void> {
+    await Promise.all([...this.running].map((part) => part.close()));
     await this.core?.close();
+  }
+
+  /** What `close()` closes; a closed server takes nothing new to run. */
+  private serving<T extends { close(): Promise<void> }>(part: T): T {
+    if (this.closing) {
+      void part.close();
+      throw new PhantomError('server_closed', 'The server is closed: it serves no new transport');
+    }
+    this.running.add(part);
+    return part;
   }
 
   /** Answers one request in-process. Never throws: the outcome is a result or a JSON-RPC error. */
@@ -183,6 +212,8 @@ export class PhantomServer {
   }
 
   private core?: ProtocolCore;
+  private readonly running = new Set<{ close(): Promise<void> }>();
+  private closing?: Promise<void>;
 
   /** Exactly what the protocol layer needs of this server, and nothing that would let it reach back. */
   private served(): ServedApplication {

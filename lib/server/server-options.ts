@@ -64,6 +64,13 @@ export interface PhantomServerOptions {
    * refused with -32005 (`ErrorCode.TooManySessions`; HTTP 503) until one ends or expires.
    */
   readonly maxSessions?: number;
+  /**
+   * How long `close()` lets calls in flight finish, in ms (default 10 s), on every transport the
+   * server runs; those still running then are cancelled (`ctx.signal` aborts with a
+   * `ServerClosingError`) and answered with -32000 (`ErrorCode.ServerClosing`). `listen()` and
+   * `httpHandler()` may set their own.
+   */
+  readonly shutdownTimeoutMs?: number;
   /** How long `ctx.elicit`, `ctx.sample` and `ctx.listRoots` wait for the client (default 5 minutes). */
   readonly requestTimeoutMs?: number;
   /**

@@ -2,30 +2,46 @@ import { Cancellation } from '../core/cancellation';
 import type { Exchange } from '../protocol/core/exchange';
 import type { ProtocolCore } from '../protocol/core/protocol-core';
 import { ErrorCode } from '../core/error-codes';
-import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest } from '../core/jsonrpc';
-import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from '../protocol/session-era/batch';
+import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../core/jsonrpc';
+import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatch } from '../protocol/session-era/batch';
 import { allowsBatches } from '../protocol/versions';
-import { toErrorObject } from '../core/error-mapper';
+import { toErrorObject, type ErrorObject } from '../core/error-mapper';
 import { Method, Notification } from '../core/methods';
 import { carriesRequestMeta } from '../protocol/stateless-era/request-meta';
 import { StatelessMethod } from '../protocol/stateless-era/stateless-era';
 import type { SessionState } from '../protocol/session/session-state';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, isServerClosing, ServerClosingError, SHUTDOWN_ERRORS } from '../core/shutdown';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
+import { RunningCalls } from './running-calls';
+
+export interface StreamConnectionOptions {
+  /** How long running requests may still answer after the pipe closed (default 2 s). */
+  readonly drainMs?: number;
+  /** How long `close()` lets running requests finish before it cancels them (default 10 s). */
+  readonly shutdownTimeoutMs?: number;
+}
 
 /**
  * One client on a message pipe (stdio, in-memory): one implicit session, created by `initialize`
- * and ended when the pipe closes. Requests run concurrently; their messages share the pipe.
+ * and ended when the pipe closes or the server closes. Requests run concurrently; their messages
+ * share the pipe.
  */
 export class StreamConnection {
   private state?: SessionState;
   private closed = false;
   private ending = false;
   private stateless = false;
+  /** Closing: requests admitted from now on are answered at once with `SHUTDOWN_ERRORS.refused`. */
+  private refusing = false;
   /** Messages are admitted one at a time, in order; requests then run concurrently. */
   private intake: Promise<void> = Promise.resolve();
-  private readonly running = new Set<Promise<void>>();
-  private readonly statelessRuns = new Map<string, Cancellation>();
-  private readonly listens = new Set<string>();
+  private readonly calls = new RunningCalls<PipeCall>();
+  /** Stateless-era requests by id, for `notifications/cancelled`. */
+  private readonly statelessRuns = new Map<string, PipeRequest>();
+  /** `subscriptions/listen` streams, which never finish on their own. */
+  private readonly listens = new RunningCalls<PipeRequest>();
+  private readonly drainMs: number;
+  private readonly shutdownTimeoutMs: number;
   private detach?: () => void;
   private resolveClosed!: () => void;
   /** Settles when the pipe closes. */
@@ -35,9 +51,11 @@ export class StreamConnection {
     private readonly core: ProtocolCore,
     private readonly transport: MessageTransport,
     private readonly principal?: unknown,
-    /** How long running requests may still answer after the pipe closed. */
-    private readonly drainMs = 2000,
-  ) {}
+    options: StreamConnectionOptions = {},
+  ) {
+    this.drainMs = options.drainMs ?? 2000;
+    this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  }
 
   async start(): Promise<void> {
     this.transport.onmessage = (value) => {
@@ -63,7 +81,7 @@ export class StreamConnection {
     request: ({ message }) => this.request(message),
     notification: async ({ message }) => {
       if (this.state) await this.core.notification(this.state, message);
-      else if (message.method === Notification.Cancelled) this.statelessRuns.get(idKey(message.params?.requestId))?.cancel('cancelled by the client');
+      else if (message.method === Notification.Cancelled) this.statelessRuns.get(idKey(message.params?.requestId))?.cancellation.cancel('cancelled by the client');
     },
     response: ({ message }) => {
       if (this.state) this.core.response(this.state, message);
@@ -80,14 +98,18 @@ export class StreamConnection {
     const state = this.state;
     if (!state || !allowsBatches(state.protocolVersion)) return this.send(failure(null, batchRefusal(state?.protocolVersion)));
     if (values.length === 0) return this.send(failure(null, EMPTY_BATCH));
-    const batch = await admitBatch(this.core, state, classifyBatch(values, this.core.maxJsonDepth), this.exchange, () => {});
-    const run = batch.answers
-      .then((responses) => { if (responses.length > 0) this.send(responses); })
-      .finally(() => this.running.delete(run));
-    this.running.add(run);
+    const items = classifyBatch(values, this.core.maxJsonDepth);
+    if (this.refusing && items.some((item) => item.kind === 'request')) return this.send(failure(null, SHUTDOWN_ERRORS.refused));
+    const batch = await admitBatch(this.core, state, items, this.exchange, () => {});
+    const call = new PipeBatch(batch);
+    this.calls.add(call);
+    void batch.answers
+      .then((responses) => { if (responses.length > 0 && !call.givenUp) this.send(responses); })
+      .finally(() => this.calls.delete(call));
   }
 
   private async request(message: JsonRpcRequest): Promise<void> {
+    if (this.refusing) return this.send(failure(message.id, SHUTDOWN_ERRORS.refused));
     if (message.method === Method.Initialize && !this.state && !this.stateless) {
       const initialized = await this.core.initialize(message, this.principal).catch((error: unknown) => this.failed(message, error));
       if (!initialized) return;
@@ -109,24 +131,26 @@ export class StreamConnection {
       if (message.method === Method.Ping) return this.send(success(message.id, {}));
       return this.send(failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is not initialised; send initialize first' }));
     }
-    const run = this.core.request(this.state, message, this.exchange)
-      .then((response) => { if (response) this.send(response); })
-      .catch((error) => this.failed(message, error))
-      .finally(() => this.running.delete(run));
-    this.running.add(run);
+    const call = new PipeRequest(message.id);
+    this.calls.add(call);
+    void this.core.request(this.state, message, this.exchange, call.cancellation)
+      .then((response) => { if (response && call.answerable) this.send(response); })
+      .catch((error) => { if (call.answerable) this.failed(message, error); })
+      .finally(() => this.calls.delete(call));
   }
 
   /** Protocol 2026-07-28 on the pipe: each request stands alone; `notifications/cancelled` aborts it. */
   private statelessRequest(message: JsonRpcRequest): void {
-    const controller = new Cancellation();
+    const call = new PipeRequest(message.id);
     const key = idKey(message.id);
-    this.statelessRuns.set(key, controller);
-    if (message.method === StatelessMethod.Listen) this.listens.add(key);
-    const run = this.core.stateless.request(message, { principal: this.principal, cancellation: controller, exchange: this.exchange })
-      .then((outcome) => { if (outcome.response && !controller.aborted) this.send(outcome.response); })
-      .catch((error) => this.failed(message, error))
-      .finally(() => { this.running.delete(run); this.statelessRuns.delete(key); this.listens.delete(key); });
-    this.running.add(run);
+    const calls = message.method === StatelessMethod.Listen ? this.listens : this.calls;
+    this.statelessRuns.set(key, call);
+    calls.add(call);
+    // A cancelled request is not answered, but a listen stream the server closes gets its closing response.
+    void this.core.stateless.request(message, { principal: this.principal, cancellation: call.cancellation, exchange: this.exchange })
+      .then((outcome) => { if (outcome.response && call.answerable) this.send(outcome.response); })
+      .catch((error) => { if (call.answerable) this.failed(message, error); })
+      .finally(() => { calls.delete(call); this.statelessRuns.delete(key); });
   }
 
   /** A request whose handling threw still gets an answer: the client must not wait forever. */
@@ -140,6 +164,33 @@ export class StreamConnection {
   }
 
   /**
+   * Ends the connection gracefully (the server is closing): requests that arrive from now on are
+   * answered at once with an error (notifications and responses still count: an answer to
+   * `ctx.elicit` lets a call finish), running ones may finish within `shutdownTimeoutMs`, those
+   * left are cancelled and answered with an error carrying their id, listen streams get their
+   * closing response, and the session ends. Resolves with `done`; calling it again waits for the
+   * same end.
+   */
+  close(): Promise<void> {
+    if (!this.ending) {
+      this.ending = true;
+      void this.shutDown();
+    }
+    return this.done;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.refusing = true;
+    await this.intake;
+    await this.calls.settled(this.shutdownTimeoutMs);
+    const reason = new ServerClosingError();
+    for (const call of this.calls) this.send(call.giveUp(reason, SHUTDOWN_ERRORS.cancelled));
+    for (const listen of this.listens) listen.cancellation.cancel(reason);
+    await this.listens.settled(this.shutdownTimeoutMs);
+    await this.finish();
+  }
+
+  /**
    * The pipe closed (stdin reached its end): admit what was already received, give running
    * requests a moment to answer, then end the session.
    */
@@ -148,10 +199,14 @@ export class StreamConnection {
     this.ending = true;
     await this.intake;
     // Listen streams never finish on their own: end them now rather than wait out the drain.
-    for (const [key, controller] of this.statelessRuns) if (this.listens.has(key)) controller.cancel('the pipe closed');
-    await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => setTimeout(resolve, this.drainMs).unref())]);
+    for (const listen of this.listens) listen.cancellation.cancel('the pipe closed');
+    await this.calls.settled(this.drainMs);
+    await this.finish();
+  }
+
+  private async finish(): Promise<void> {
     this.closed = true;
-    for (const controller of this.statelessRuns.values()) controller.cancel('the pipe closed');
+    for (const run of this.statelessRuns.values()) run.cancellation.cancel('the pipe closed');
     this.detach?.();
     if (this.state) await this.core.endSession(this.state.id);
     await this.transport.close();
@@ -161,4 +216,43 @@ export class StreamConnection {
 
 function idKey(id: unknown): string {
   return `${typeof id}:${String(id)}`;
+}
+
+/** A request (or a batch) running on the pipe: once closing gave up on it, its own answer is dropped. */
+interface PipeCall {
+  givenUp: boolean;
+  /** Cancels it with `reason` and returns what answers it now. */
+  giveUp(reason: Error, error: ErrorObject): JsonRpcMessage | JsonRpcBatchResponse;
+}
+
+class PipeRequest implements PipeCall {
+  readonly cancellation = new Cancellation();
+  givenUp = false;
+
+  constructor(private readonly id: RequestId) {}
+
+  /**
+   * Whether its own answer still goes out: not once closing gave up on it, nor once the client
+   * cancelled it; a listen stream the server closed does get its closing response.
+   */
+  get answerable(): boolean {
+    return !this.givenUp && (!this.cancellation.aborted || isServerClosing(this.cancellation.reason));
+  }
+
+  giveUp(reason: Error, error: ErrorObject): JsonRpcMessage {
+    this.givenUp = true;
+    this.cancellation.cancel(reason);
+    return failure(this.id, error);
+  }
+}
+
+class PipeBatch implements PipeCall {
+  givenUp = false;
+
+  constructor(private readonly batch: AdmittedBatch) {}
+
+  giveUp(reason: Error, error: ErrorObject): JsonRpcBatchResponse {
+    this.givenUp = true;
+    return this.batch.giveUp(reason, error);
+  }
 }

@@ -33,8 +33,9 @@ function recording(): { diagnostics: Diagnostics; warnings: string[] } {
   return { warnings, diagnostics: { error: () => {}, warn: (message) => { warnings.push(message); } } };
 }
 
+/** Its calls hold until cancelled, and a client that went away cannot cancel them: closing gives up on them soon. */
 function holderServer(options: Partial<PhantomServerOptions> = {}): PhantomServer {
-  return new PhantomServer({ name: 'holder', version: '1', providers: [Holder], diagnostics: SILENT_DIAGNOSTICS, ...options });
+  return new PhantomServer({ name: 'holder', version: '1', providers: [Holder], diagnostics: SILENT_DIAGNOSTICS, shutdownTimeoutMs: 50, ...options });
 }
 
 describe('server limits', () => {

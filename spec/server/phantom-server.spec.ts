@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { container as rootContainer, injectable } from 'tsyringe';
-import { DefinitionError, PhantomServer, Prompt, Resource, Tool, type ListKind } from '../../lib';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { DefinitionError, InMemoryTransport, PhantomError, PhantomServer, Prompt, Resource, Tool, type ListKind } from '../../lib';
+import { INITIALIZE, post } from '../integration/support/raw-http';
 
 describe('PhantomServer', () => {
   @injectable()
@@ -85,6 +89,49 @@ describe('PhantomServer', () => {
       class Clash { @Tool({ description: 'x', name: 'extra' }) other() {} @Tool({ description: 'y' }) fresh() {} }
       expect(() => server.add(Clash)).to.throw(DefinitionError, /tool "extra" is already registered/);
       expect(server.registry.tool('fresh')).to.equal(undefined);
+    });
+  });
+
+  describe('#close', () => {
+    class Echo { @Tool({ description: 'e' }) echo() { return 'e'; } }
+
+    it('closes every listener, handler and connection it made', async () => {
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Echo] });
+      const listener = await server.listen({ port: 0 });
+      const handler = server.httpHandler();
+      const host = createServer((req, res) => void handler.handle(req, res));
+      await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+      const mounted = `http://127.0.0.1:${(host.address() as AddressInfo).port}/mcp`;
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const connection = await server.connect(serverSide);
+      const client = new Client({ name: 'c', version: '1' });
+      await client.connect(clientSide);
+      let clientClosed = false;
+      client.onclose = () => { clientClosed = true; };
+      await server.close();
+      await connection.done;
+      expect(clientClosed).to.equal(true);
+      expect(listener.server.listening).to.equal(false);
+      expect((await post(mounted, INITIALIZE)).status).to.equal(503);
+      host.closeAllConnections();
+      await new Promise((resolve) => host.close(resolve));
+    });
+
+    it('serves no new transport once closed', async () => {
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Echo] });
+      await server.close();
+      const [, serverSide] = InMemoryTransport.createLinkedPair();
+      for (const started of [server.connect(serverSide), server.listen({ port: 0 })]) {
+        const error = await started.then(() => expect.fail('expected a refusal'), (refusal: PhantomError) => refusal);
+        expect(error).to.be.instanceOf(PhantomError).and.include({ code: 'server_closed' });
+      }
+      expect(() => server.httpHandler()).to.throw(PhantomError, /closed/);
+    });
+
+    it('returns the same promise when called again', async () => {
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Echo] });
+      expect(server.close()).to.equal(server.close());
+      await server.close();
     });
   });
 });

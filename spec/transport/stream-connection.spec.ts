@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
-import { InMemorySessionStore, PhantomServer, SILENT_DIAGNOSTICS, StdioTransport, Tool } from '../../lib';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { InMemorySessionStore, InMemoryTransport, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, StdioTransport, Tool, type Context } from '../../lib';
+import { Gate } from '../support/gate';
 
 class Slow {
   @Tool({ description: 'Answers after a while' })
@@ -40,6 +43,96 @@ describe('StreamConnection over stdio', () => {
       input.end('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n');
       await connection.done;
       expect(JSON.parse(String(output.read()))).to.deep.equal({ jsonrpc: '2.0', id: 'init', error: { code: -32603, message: 'Internal error' } });
+      await server.close();
+    });
+  });
+});
+
+describe('StreamConnection', () => {
+  let gate: Gate;
+
+  class Gated {
+    @Tool({ description: 'Answers once the spec opens its gate' })
+    async wait(_args: object, ctx: Context) {
+      await gate.pass(ctx.signal);
+      return 'finished';
+    }
+  }
+
+  const INIT = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
+
+  beforeEach(() => { gate = new Gate(); });
+
+  describe('#close', () => {
+    context('when a call is in flight', () => {
+      it('lets it finish: the official client gets its result, then the pipe closes', async () => {
+        const server = new PhantomServer({ name: 's', version: '1', providers: [Gated] });
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        const connection = await server.connect(serverSide);
+        const client = new Client({ name: 'c', version: '1' });
+        await client.connect(clientSide);
+        let clientClosed = false;
+        client.onclose = () => { clientClosed = true; };
+        const result = client.callTool({ name: 'wait' });
+        await gate.entered;
+        const closed = connection.close();
+        gate.open();
+        expect(await result).to.deep.equal({ content: [{ type: 'text', text: 'finished' }] });
+        await closed;
+        expect(clientClosed).to.equal(true);
+        await server.close();
+      });
+
+      it('answers requests that arrive meanwhile at once, with an error carrying their id', async () => {
+        const input = new PassThrough();
+        const output = new PassThrough();
+        const answers: any[] = [];
+        output.on('data', (chunk) => answers.push(...String(chunk).trim().split('\n').map((line) => JSON.parse(line))));
+        const answered = (id: number) => new Promise<void>((resolve) => {
+          const check = () => { if (answers.some((answer) => answer.id === id)) { output.off('data', check); resolve(); } };
+          output.on('data', check);
+          check();
+        });
+        const server = new PhantomServer({ name: 's', version: '1', providers: [Gated] });
+        const connection = await server.connect(new StdioTransport({ input, output }));
+        input.write(INIT);
+        input.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait"}}\n');
+        await gate.entered;
+        const closed = connection.close();
+        input.write('{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+        await answered(3);
+        gate.open();
+        await closed;
+        expect(answers.map((answer) => answer.id)).to.deep.equal([1, 3, 2]);
+        expect(answers[1]).to.deep.equal({ jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'Server shutting down: no new requests are accepted' } });
+        expect(answers[2].result.content[0].text).to.equal('finished');
+        await server.close();
+      });
+    });
+
+    context('when a call outlives shutdownTimeoutMs', () => {
+      it('cancels its handler and answers it with an error carrying its id, then ends the session', async () => {
+        const server = new PhantomServer({ name: 's', version: '1', providers: [Gated], shutdownTimeoutMs: 50 });
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        const connection = await server.connect(serverSide);
+        const client = new Client({ name: 'c', version: '1' });
+        await client.connect(clientSide);
+        const result = client.callTool({ name: 'wait' }).then(() => expect.fail('expected an error'), (error: McpError) => error);
+        await gate.entered;
+        await connection.close();
+        expect(await result).to.include({ code: -32000 });
+        expect(await gate.aborted).to.be.instanceOf(ServerClosingError);
+        await server.close();
+      });
+    });
+
+    it('waits for the same end when called again, or after the pipe closed', async () => {
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Gated] });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const connection = await server.connect(serverSide);
+      await clientSide.close();
+      expect(connection.close()).to.equal(connection.close());
+      await connection.close();
       await server.close();
     });
   });

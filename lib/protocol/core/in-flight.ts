@@ -8,10 +8,10 @@ import type { RequestId } from '../../core/jsonrpc';
 export class InFlight {
   private readonly sessions = new Map<string, Map<RequestId, Cancellation>>();
 
-  start(sessionId: string, id: RequestId): Cancellation {
+  /** Registers a request; `cancellation` is the transport's when it may cancel the request itself (closing). */
+  start(sessionId: string, id: RequestId, cancellation = new Cancellation()): Cancellation {
     let running = this.sessions.get(sessionId);
     if (!running) this.sessions.set(sessionId, (running = new Map()));
-    const cancellation = new Cancellation();
     running.set(id, cancellation);
     return cancellation;
   }

@@ -124,10 +124,14 @@ export class ProtocolCore implements ChannelHost {
     return { state, response: success(message.id, result) };
   }
 
-  /** Answers one request of an initialised session; `undefined` when it was cancelled (no answer is sent). */
-  async request(state: SessionState, message: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
+  /**
+   * Answers one request of an initialised session; `undefined` when it was cancelled (no answer is
+   * sent). `cancellation` is the transport's, when it may cancel the request itself (closing): it is
+   * the handler's `ctx.signal`, and `notifications/cancelled` cancels it too.
+   */
+  async request(state: SessionState, message: JsonRpcRequest, exchange: Exchange, cancellation?: Cancellation): Promise<JsonRpcResponse | undefined> {
     try {
-      return await this.answer(state, message, exchange);
+      return await this.answer(state, message, exchange, cancellation);
     } finally {
       // The idle clock starts when the last request ends, not when it began (a running request
       // keeps its session from expiring), and every request counts: a ping too.
@@ -135,7 +139,7 @@ export class ProtocolCore implements ChannelHost {
     }
   }
 
-  private async answer(state: SessionState, message: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
+  private async answer(state: SessionState, message: JsonRpcRequest, exchange: Exchange, cancellation: Cancellation | undefined): Promise<JsonRpcResponse | undefined> {
     if (message.method === Method.Initialize) {
       return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
     }
@@ -147,7 +151,7 @@ export class ProtocolCore implements ChannelHost {
     // A request that never returns holds its handler, its params and what it waits for: a client
     // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
     if (this.inFlight.count(state.id) >= this.maxInFlight) return failure(message.id, tooManyRequests(this.maxInFlight));
-    const controller = this.inFlight.start(state.id, message.id);
+    const controller = this.inFlight.start(state.id, message.id, cancellation);
     try {
       const ctx = this.contextFor(state, message, exchange, controller);
       const outcome = await this.server.router.handle(message.method, message.params, ctx);

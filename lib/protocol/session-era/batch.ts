@@ -1,8 +1,9 @@
+import { Cancellation } from '../../core/cancellation';
 import type { Exchange } from '../core/exchange';
 import type { ProtocolCore } from '../core/protocol-core';
 import { ErrorCode } from '../../core/error-codes';
 import { toErrorObject, type ErrorObject } from '../../core/error-mapper';
-import { classify, failure, type Classified, type JsonRpcResponse } from '../../core/jsonrpc';
+import { classify, failure, type Classified, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
 import { Method } from '../../core/methods';
 import type { SessionState } from '../session/session-state';
 
@@ -27,6 +28,18 @@ export function classifyBatch(values: readonly unknown[], maxDepth: number): Cla
 export interface AdmittedBatch {
   readonly requests: number;
   readonly answers: Promise<JsonRpcResponse[]>;
+  /**
+   * Gives up on the requests still running (the server is closing): cancels each with `reason`
+   * (its handler's `ctx.signal`) and returns the batch's answers now, `error` for each of those.
+   */
+  giveUp(reason: Error, error: ErrorObject): JsonRpcResponse[];
+}
+
+/** One request of a batch: its cancellation, and its answer once it has one (`null`: cancelled, none). */
+interface Slot {
+  readonly id: RequestId;
+  readonly cancellation: Cancellation;
+  answer?: JsonRpcResponse | null;
 }
 
 /**
@@ -43,6 +56,7 @@ export async function admitBatch(
   onUnmatchedResponse: () => void,
 ): Promise<AdmittedBatch> {
   const errors: JsonRpcResponse[] = [];
+  const slots: Slot[] = [];
   const running: Promise<JsonRpcResponse | undefined>[] = [];
   for (const item of items) {
     if (item.kind === 'invalid') errors.push(failure(item.id, item.error));
@@ -51,10 +65,23 @@ export async function admitBatch(
       if (!core.response(state, item.message)) onUnmatchedResponse();
     } else {
       const { message } = item;
-      running.push(core.request(state, message, exchange)
-        .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, core.server.diagnostics))));
+      const slot: Slot = { id: message.id, cancellation: new Cancellation() };
+      slots.push(slot);
+      running.push(core.request(state, message, exchange, slot.cancellation)
+        .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, core.server.diagnostics)))
+        .then((response) => { slot.answer = response ?? null; return response; }));
     }
   }
   const answers = Promise.all(running).then((responses) => [...errors, ...responses.filter((r): r is JsonRpcResponse => r !== undefined)]);
-  return { requests: running.length, answers };
+  const giveUp = (reason: Error, error: ErrorObject): JsonRpcResponse[] => {
+    const given: JsonRpcResponse[] = [...errors];
+    for (const slot of slots) {
+      if (slot.answer === undefined) {
+        slot.cancellation.cancel(reason);
+        given.push(failure(slot.id, error));
+      } else if (slot.answer !== null) given.push(slot.answer);
+    }
+    return given;
+  };
+  return { requests: running.length, answers, giveUp };
 }

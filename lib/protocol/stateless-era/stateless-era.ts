@@ -6,6 +6,7 @@ import type { SubscriptionHub, ListenFilter } from '../core/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
+import { isServerClosing } from '../../core/shutdown';
 import { failure, notification, success, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
 import { serverCapabilities } from '../capabilities';
@@ -162,7 +163,8 @@ export class StatelessEra {
   /**
    * A long-lived stream: acknowledged first, then only what the filter asks for, every message
    * tagged with the subscription id (the request id). Ends when the client goes away (no
-   * response) or the server closes it (a graceful closing response).
+   * response) or the server closes it (a graceful closing response): the server's hub ending every
+   * stream, or a closing transport cancelling its own with a `ServerClosingError`.
    */
   private async listen(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<StatelessOutcome> {
     const asked = message.params?.notifications;
@@ -185,7 +187,7 @@ export class StatelessEra {
     deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
     const closedByServer = await new Promise<boolean>((resolve) => {
       const remove = this.hub.add(filter, facts.principal, (method: Notification, params) => deliver(method, params), () => resolve(true));
-      facts.cancellation.onCancel(() => { remove(); resolve(false); });
+      facts.cancellation.onCancel(() => { remove(); resolve(isServerClosing(facts.cancellation.reason)); });
     });
     return closedByServer ? { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } } : undefined;
   }

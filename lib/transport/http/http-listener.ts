@@ -10,6 +10,13 @@ export interface HttpListener {
   readonly url: string;
   readonly port: number;
   readonly server: Server;
+  /**
+   * Shuts the endpoint down gracefully: new connections are refused at once, a request arriving
+   * on a connection still open gets 503, calls in flight may finish within `shutdownTimeoutMs`
+   * and those left are cancelled and answered with an error, SSE streams end with their events
+   * stored (see `StreamableHttpHandler#close`). Resolves when every connection is closed; calling
+   * it again returns the same promise.
+   */
   close(): Promise<void>;
 }
 
@@ -45,15 +52,22 @@ export function listenHttp(handler: StreamableHttpHandler, options: ListenOption
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
       const shownHost = host.includes(':') ? `[${host}]` : host;
+      let closing: Promise<void> | undefined;
       resolve({
         url: `http://${shownHost}:${port}${path}`,
         port,
         server,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
+        close: () => (closing ??= shutDown(server, handler)),
       });
     });
   });
+}
+
+async function shutDown(server: Server, handler: StreamableHttpHandler): Promise<void> {
+  // No new connections from now on; Node also closes the idle kept-alive ones at once.
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  await handler.close();
+  // Every call is answered and every stream ended: what is left are requests still arriving.
+  server.closeAllConnections();
+  await closed;
 }

@@ -63,6 +63,11 @@ export interface HttpOptions {
   readonly retryMs?: number;
   /** Sees every request's headers first. */
   readonly authenticate?: Authenticate;
+  /**
+   * How long `close()` lets requests being answered finish, in ms, before it cancels them and
+   * answers each with an error (default: the server's `shutdownTimeoutMs`, 10 s).
+   */
+  readonly shutdownTimeoutMs?: number;
   /** Extra headers CORS lets browsers send (Content-Type, Authorization and the MCP headers are always allowed). */
   readonly corsAllowHeaders?: readonly string[];
 }

@@ -69,9 +69,10 @@ export class SseStream {
     });
   }
 
-  /** Ends the stream for good once everything queued is written. */
+  /** Ends the stream for good once everything queued is stored and written; again, waits for that. */
   finish(): Promise<void> {
     return this.enqueue(async () => {
+      if (this.ended) return;
       this.ended = true;
       const delivered = this.writer !== undefined && !this.writer.destroyed;
       this.writer?.end();

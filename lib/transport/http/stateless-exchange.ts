@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { Cancellation } from '../../core/cancellation';
 import type { Exchange } from '../../protocol/core/exchange';
-import type { JsonRpcMessage, JsonRpcResponse } from '../../core/jsonrpc';
+import type { ErrorObject } from '../../core/error-mapper';
+import { failure, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
+import type { HttpCall } from './http-calls';
 import { writeJson } from './http-replies';
 import { SSE_HEADERS } from './sse-stream';
 
@@ -10,13 +12,13 @@ import { SSE_HEADERS } from './sse-stream';
  * (without resumption: the era has none) as soon as a notification must go first. The client
  * closing the connection cancels the request.
  */
-export class StatelessExchange implements Exchange {
+export class StatelessExchange implements Exchange, HttpCall {
   private streaming = false;
   private done = false;
   /** Cancelled when the client closes the response stream before the response. */
   readonly cancellation = new Cancellation();
 
-  constructor(private readonly res: ServerResponse, private readonly headers: Readonly<Record<string, string>>) {
+  constructor(readonly res: ServerResponse, private readonly headers: Readonly<Record<string, string>>, private readonly id: RequestId) {
     const closed = () => {
       if (!this.done) this.cancellation.cancel('the client closed the response stream');
     };
@@ -36,6 +38,12 @@ export class StatelessExchange implements Exchange {
       this.res.flushHeaders();
     }
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  /** Closing gave up on the request: its handler is cancelled, and the client answered with `error` now. */
+  giveUp(reason: Error, error: ErrorObject): void {
+    this.cancellation.cancel(reason);
+    this.finish(200, failure(this.id, error));
   }
 
   finish(status: number, response?: JsonRpcResponse): void {

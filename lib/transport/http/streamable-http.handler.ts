@@ -1,13 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolCore } from '../../protocol/core/protocol-core';
-import { classify, dispatchByKind, failure, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest } from '../../core/jsonrpc';
+import { classify, dispatchByKind, failure, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
 import { carriesRequestMeta } from '../../protocol/stateless-era/request-meta';
 import { checkMirroredHeaders } from './mirrored-headers';
 import { StatelessExchange } from './stateless-exchange';
+import { StatelessMethod } from '../../protocol/stateless-era/stateless-era';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
+import { RunningCalls } from '../running-calls';
+import { BatchCall, PostedCall, type HttpCall } from './http-calls';
 import { Method } from '../../core/methods';
 import type { SessionState } from '../../protocol/session/session-state';
 import { allowsBatches, isSessionEraVersion } from '../../protocol/versions';
-import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from '../../protocol/session-era/batch';
+import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatch } from '../../protocol/session-era/batch';
 import { isPlainData, samePrincipal } from '../../protocol/principal';
 import { toErrorObject } from '../../core/error-mapper';
 import { readBody, type BodyLimits } from './body-reader';
@@ -48,11 +52,17 @@ export class StreamableHttpHandler implements StreamFactory {
   private readonly bodyLimits: BodyLimits;
   private readonly retryMs: number;
   private streamCounter = 0;
+  /** Requests being answered, which closing waits for; `subscriptions/listen` streams apart (they never finish). */
+  private readonly calls = new RunningCalls<HttpCall>();
+  private readonly listens = new RunningCalls<StatelessExchange>();
+  private readonly shutdownTimeoutMs: number;
+  private closing?: Promise<void>;
 
   constructor(private readonly core: ProtocolCore, private readonly options: HttpOptions = {}) {
     this.events = options.eventStore ?? new InMemoryEventStore();
     this.bodyLimits = { maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs };
     this.retryMs = options.retryMs ?? 1000;
+    this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     this.verbs = new Map<string, Verb>([
       ['POST', (req, res, principal, headers, parsedBody) => this.post(req, res, principal, headers, parsedBody)],
       ['GET', (req, res, principal, headers) => this.get(req, res, principal, headers)],
@@ -68,6 +78,8 @@ export class StreamableHttpHandler implements StreamFactory {
    */
   readonly handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
     const cors = this.corsHeaders(req);
+    // Once closing, a client should not send its next request on this connection.
+    if (this.closing) res.setHeader('connection', 'close');
     try {
       const repeated = repeatedHeader(req);
       if (repeated) return replyError(res, 400, refusals.badRequest(`the ${repeated} header was sent more than once`), cors);
@@ -93,6 +105,37 @@ export class StreamableHttpHandler implements StreamFactory {
       replyError(res, 500, { code: -32603, message: 'Internal error' }, cors);
     }
   };
+
+  /**
+   * Shuts the handler down gracefully: new requests get 503 (a JSON-RPC error, `Connection:
+   * close`), requests being answered may finish within `shutdownTimeoutMs`, then those left are
+   * cancelled (their `ctx.signal` aborts) and answered with an error carrying their id; then the
+   * SSE streams end, each once its last events are in the event store (so a client can resume them
+   * with `Last-Event-ID` on a server that shares the store), and listen streams get their closing
+   * response. Sessions are left in the session store, for another replica to carry on. Call it
+   * from the host's shutdown; calling it again returns the same promise.
+   *
+   * @example
+   * process.once('SIGTERM', async () => {
+   *   httpServer.close();      // the host's own server: no new connections
+   *   await handler.close();   // MCP calls in flight finish, streams end
+   *   httpServer.closeAllConnections();
+   * });
+   */
+  close(): Promise<void> {
+    return (this.closing ??= this.shutDown());
+  }
+
+  private async shutDown(): Promise<void> {
+    for (const call of this.calls) if (!call.res.headersSent) call.res.setHeader('connection', 'close');
+    await this.calls.settled(this.shutdownTimeoutMs);
+    const reason = new ServerClosingError();
+    for (const call of this.calls) call.giveUp(reason, SHUTDOWN_ERRORS.cancelled);
+    // Streams end last, so that what the calls sent on them is stored and written first.
+    for (const listen of this.listens) listen.cancellation.cancel(reason);
+    await Promise.all([...this.standalone.values(), ...this.live.values()].map((stream) => stream.finish()));
+    await this.listens.settled(this.shutdownTimeoutMs);
+  }
 
   /** A new SSE stream of a session (StreamFactory). */
   open(sessionId: string): SseStream {
@@ -134,6 +177,8 @@ export class StreamableHttpHandler implements StreamFactory {
     if (Array.isArray(parsed.value)) return this.batch(req, res, parsed.value, principal, cors);
     const incoming = classify(parsed.value, this.core.maxJsonDepth);
     if (incoming.kind === 'invalid') return replyError(res, 400, incoming.error, cors, incoming.id);
+    // Closing: no new request, but notifications and responses still in (an answer to `ctx.elicit`
+    // lets a call finish). Each path checks right where it registers the call, with no await between.
     if (header(req, SESSION_HEADER) === undefined && isStatelessTraffic(incoming, header(req, VERSION_HEADER))) {
       return this.stateless(req, res, incoming, principal, cors);
     }
@@ -153,11 +198,18 @@ export class StreamableHttpHandler implements StreamFactory {
         replyStatus(res, 202, headers);
       },
       request: async ({ message }) => {
+        if (this.closing) return refuseClosing(res, cors, message.id);
         const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
-        const response = await this.core.request(state, message, exchange)
-          .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, this.core.server.diagnostics)));
-        if (response) exchange.respond(response);
-        else exchange.abandon();
+        const call = new PostedCall(res, exchange, message.id);
+        this.calls.add(call);
+        try {
+          const response = await this.core.request(state, message, exchange, call.cancellation)
+            .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, this.core.server.diagnostics)));
+          if (response) exchange.respond(response);
+          else exchange.abandon();
+        } finally {
+          this.calls.delete(call);
+        }
       },
     });
   }
@@ -172,12 +224,23 @@ export class StreamableHttpHandler implements StreamFactory {
     if (!state) return;
     if (!allowsBatches(state.protocolVersion)) return replyError(res, 400, batchRefusal(state.protocolVersion), cors);
     if (values.length === 0) return replyError(res, 400, EMPTY_BATCH, cors);
+    const items = classifyBatch(values, this.core.maxJsonDepth);
+    if (this.closing && items.some((item) => item.kind === 'request')) return refuseClosing(res, cors, null);
     const headers = { ...cors, [SESSION_HEADER]: state.id };
     const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
-    const batch = await admitBatch(this.core, state, classifyBatch(values, this.core.maxJsonDepth), exchange, () => {
-      this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
-    });
-    const responses = await batch.answers;
+    const call = new BatchCall(res, exchange);
+    this.calls.add(call);
+    let batch: AdmittedBatch;
+    let responses: JsonRpcResponse[];
+    try {
+      batch = await admitBatch(this.core, state, items, exchange, () => {
+        this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
+      });
+      call.admitted(batch);
+      responses = await batch.answers;
+    } finally {
+      this.calls.delete(call);
+    }
     if (batch.requests > 0) return responses.length > 0 ? exchange.respondBatch(responses) : exchange.abandon();
     // Only notifications and responses: accepted, unless some element was not a valid message.
     if (responses.length === 0) return replyStatus(res, 202, headers);
@@ -188,7 +251,10 @@ export class StreamableHttpHandler implements StreamFactory {
   private async stateless(req: IncomingMessage, res: ServerResponse, incoming: Classified, principal: unknown, cors: Record<string, string>): Promise<void> {
     if (incoming.kind === 'notification') return replyStatus(res, 202, cors);
     if (incoming.kind !== 'request') return replyError(res, 400, refusals.invalidRequest('clients send no responses in this protocol version'), cors);
-    const exchange = new StatelessExchange(res, cors);
+    if (this.closing) return refuseClosing(res, cors, incoming.message.id);
+    const exchange = new StatelessExchange(res, cors, incoming.message.id);
+    const calls = incoming.message.method === StatelessMethod.Listen ? this.listens : this.calls;
+    calls.add(exchange);
     const registry = this.core.server.registry;
     const outcome = await this.core.stateless.request(incoming.message, {
       principal,
@@ -199,7 +265,7 @@ export class StreamableHttpHandler implements StreamFactory {
         const tool = registry.tool(name);
         return tool && this.core.server.canSee({ kind: 'tool', name }, principal) ? tool.descriptor.inputSchema : undefined;
       }),
-    });
+    }).finally(() => calls.delete(exchange));
     exchange.finish(outcome.status, outcome.response);
   }
 
@@ -207,6 +273,7 @@ export class StreamableHttpHandler implements StreamFactory {
     if (header(req, SESSION_HEADER) !== undefined) {
       return replyError(res, 400, refusals.invalidRequest('initialize starts a new session and must not carry Mcp-Session-Id'), cors, message.id);
     }
+    if (this.closing) return refuseClosing(res, cors, message.id);
     let initialized: Awaited<ReturnType<ProtocolCore['initialize']>>;
     try {
       initialized = await this.core.initialize(message, principal);
@@ -228,6 +295,8 @@ export class StreamableHttpHandler implements StreamFactory {
     if (!accepts(req, 'text/event-stream')) return replyError(res, 406, refusals.notAcceptable('the client must accept text/event-stream'), cors);
     const state = await this.session(req, res, principal, cors, null);
     if (!state) return;
+    // Checked once the session is loaded: from here to the stream being registered nothing waits.
+    if (this.closing) return refuseClosing(res, cors, null);
     // An open stream is activity: a client that only listens keeps its session and subscriptions.
     const release = this.core.keepAlive(state.id);
     if (res.destroyed) release();
@@ -313,6 +382,11 @@ export class StreamableHttpHandler implements StreamFactory {
 }
 
 const ALLOW_ANYONE: AuthDecision = Object.freeze({ allow: true });
+
+/** A request that came once closing had started: 503, and the client should not reuse the connection. */
+function refuseClosing(res: ServerResponse, cors: Record<string, string>, id: JsonRpcRequest['id'] | null): void {
+  replyError(res, 503, SHUTDOWN_ERRORS.refused, { ...cors, connection: 'close' }, id);
+}
 
 /**
  * Era detection for HTTP: without a session id, a message that carries `_meta` with a protocol

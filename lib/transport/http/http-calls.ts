@@ -1,0 +1,48 @@
+import type { ServerResponse } from 'node:http';
+import { Cancellation } from '../../core/cancellation';
+import type { ErrorObject } from '../../core/error-mapper';
+import { failure, type RequestId } from '../../core/jsonrpc';
+import type { AdmittedBatch } from '../../protocol/session-era/batch';
+import type { PostExchange } from './post-exchange';
+
+/** A request the HTTP handler is answering, as closing sees it. */
+export interface HttpCall {
+  /** The response it will be answered on (closing asks for `Connection: close` while it can). */
+  readonly res: ServerResponse;
+  /** Cancels its handler with `reason` (`ctx.signal`) and answers it with `error` now; its own answer, later, is dropped. */
+  giveUp(reason: Error, error: ErrorObject): void;
+}
+
+/** One session-era request POSTed on its own. */
+export class PostedCall implements HttpCall {
+  /** The request's cancellation, owned here so that closing can cancel it. */
+  readonly cancellation = new Cancellation();
+
+  constructor(readonly res: ServerResponse, private readonly exchange: PostExchange, private readonly id: RequestId) {}
+
+  giveUp(reason: Error, error: ErrorObject): void {
+    this.cancellation.cancel(reason);
+    this.exchange.respond(failure(this.id, error));
+  }
+}
+
+/**
+ * A 2025-03-26 batch, answered as a whole with what its requests have by then. Registered before
+ * its elements are admitted (notifications first, in order), so that closing cannot miss it.
+ */
+export class BatchCall implements HttpCall {
+  private batch?: AdmittedBatch;
+  private pending?: { readonly reason: Error; readonly error: ErrorObject };
+
+  constructor(readonly res: ServerResponse, private readonly exchange: PostExchange) {}
+
+  admitted(batch: AdmittedBatch): void {
+    this.batch = batch;
+    if (this.pending) this.giveUp(this.pending.reason, this.pending.error);
+  }
+
+  giveUp(reason: Error, error: ErrorObject): void {
+    if (!this.batch) this.pending = { reason, error };
+    else if (this.batch.requests > 0) this.exchange.respondBatch(this.batch.giveUp(reason, error));
+  }
+}
