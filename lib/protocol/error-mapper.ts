@@ -43,12 +43,17 @@ export function invalidArguments(what: string, issues: readonly string[]): strin
 }
 
 /** A request beyond the session's cap on requests running at once (`maxInFlightPerSession`). */
-export function tooManyRequests(limit: number): ErrorObject {
+export function tooManyRequests(limit: number, holder = 'session'): ErrorObject {
   return {
     code: ErrorCode.TooManyRequests,
-    message: `Too many requests in flight: this session already has ${limit} running; send more when one has finished`,
+    message: `Too many requests in flight: this ${holder} already has ${limit} running; send more when one has finished`,
     data: { maxInFlightPerSession: limit },
   };
+}
+
+/** A request whose id is that of a request of the same session still running: ids must be unique. */
+export function requestIdInUse(id: string | number, holder = 'session'): ErrorObject {
+  return { code: ErrorCode.InvalidRequest, message: `Invalid Request: id ${JSON.stringify(id)} is already used by a request of this ${holder} that is still running` };
 }
 
 /**

@@ -1,8 +1,8 @@
-import { Cancellation } from '../context/cancellation';
 import type { Exchange } from '../protocol/core/exchange';
+import { InFlight } from '../protocol/core/in-flight';
 import type { ProtocolCore } from '../protocol/core/protocol-core';
 import { ErrorCode } from '../protocol/error-codes';
-import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc';
+import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../protocol/jsonrpc';
 import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from '../protocol/session-era/batch';
 import { allowsBatches } from '../protocol/versions';
 import { toErrorObject } from '../protocol/error-mapper';
@@ -24,8 +24,9 @@ export class StreamConnection {
   /** Messages are admitted one at a time, in order; requests then run concurrently. */
   private intake: Promise<void> = Promise.resolve();
   private readonly running = new Set<Promise<void>>();
-  private readonly statelessRuns = new Map<string, Cancellation>();
-  private readonly listens = new Set<string>();
+  /** Stateless-era requests running on this pipe, capped as a session's are. */
+  private readonly statelessRuns = new InFlight();
+  private readonly listens = new Set<RequestId>();
   private detach?: () => void;
   private resolveClosed!: () => void;
   /** Settles when the pipe closes. */
@@ -63,7 +64,7 @@ export class StreamConnection {
     request: ({ message }) => this.request(message),
     notification: async ({ message }) => {
       if (this.state) await this.core.notification(this.state, message);
-      else if (message.method === Notification.Cancelled) this.statelessRuns.get(idKey(message.params?.requestId))?.cancel('cancelled by the client');
+      else if (message.method === Notification.Cancelled) this.statelessRuns.cancel(PIPE, message.params?.requestId, message.params?.reason);
     },
     response: ({ message }) => {
       if (this.state) this.core.response(this.state, message);
@@ -116,16 +117,20 @@ export class StreamConnection {
     this.running.add(run);
   }
 
-  /** Protocol 2026-07-28 on the pipe: each request stands alone; `notifications/cancelled` aborts it. */
+  /**
+   * Protocol 2026-07-28 on the pipe: each request stands alone; `notifications/cancelled` aborts it.
+   * Nothing ends them but their handlers (no connection closes per request, as on HTTP), so the
+   * pipe has the cap a session has.
+   */
   private statelessRequest(message: JsonRpcRequest): void {
-    const controller = new Cancellation();
-    const key = idKey(message.id);
-    this.statelessRuns.set(key, controller);
-    if (message.method === StatelessMethod.Listen) this.listens.add(key);
+    const refused = this.statelessRuns.refusal(PIPE, message.id, this.core.maxInFlightPerSession, 'connection');
+    if (refused) return this.send(failure(message.id, refused));
+    const controller = this.statelessRuns.start(PIPE, message.id);
+    if (message.method === StatelessMethod.Listen) this.listens.add(message.id);
     const run = this.core.stateless.request(message, { principal: this.principal, cancellation: controller, exchange: this.exchange })
       .then((outcome) => { if (outcome.response && !controller.aborted) this.send(outcome.response); })
       .catch((error) => this.failed(message, error))
-      .finally(() => { this.running.delete(run); this.statelessRuns.delete(key); this.listens.delete(key); });
+      .finally(() => { this.running.delete(run); this.statelessRuns.finish(PIPE, message.id); this.listens.delete(message.id); });
     this.running.add(run);
   }
 
@@ -148,10 +153,10 @@ export class StreamConnection {
     this.ending = true;
     await this.intake;
     // Listen streams never finish on their own: end them now rather than wait out the drain.
-    for (const [key, controller] of this.statelessRuns) if (this.listens.has(key)) controller.cancel('the pipe closed');
+    for (const id of this.listens) this.statelessRuns.cancel(PIPE, id, 'the pipe closed');
     await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => setTimeout(resolve, this.drainMs).unref())]);
     this.closed = true;
-    for (const controller of this.statelessRuns.values()) controller.cancel('the pipe closed');
+    this.statelessRuns.cancelSession(PIPE, 'the pipe closed');
     this.detach?.();
     if (this.state) await this.core.endSession(this.state.id);
     await this.transport.close();
@@ -159,6 +164,5 @@ export class StreamConnection {
   }
 }
 
-function idKey(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
-}
+/** The one "session" key of the pipe's stateless runs. */
+const PIPE = 'pipe';

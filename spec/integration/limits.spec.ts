@@ -27,6 +27,24 @@ class Holder {
   }
 }
 
+/** A hand-driven client on an in-memory pipe, for what the official client never sends. */
+async function rawPipe(server: PhantomServer) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const inbox: any[] = [];
+  clientSide.onmessage = (message) => { inbox.push(message); };
+  await clientSide.start();
+  return {
+    send: (message: object) => clientSide.send(message as never),
+    /** The responses that carry `id`. */
+    answersTo: (id: unknown) => inbox.filter((m) => m.id === id && ('result' in m || 'error' in m)),
+    close: () => clientSide.close(),
+  };
+}
+
+const hold = (id: string | number, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hold', ...params } });
+const cancel = (requestId: string | number) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
+
 /** Diagnostics that keep the warnings they are given. */
 function recording(): { diagnostics: Diagnostics; warnings: string[] } {
   const warnings: string[] = [];
@@ -77,6 +95,69 @@ describe('server limits', () => {
         await Promise.all(calls);
         await client.close();
         await server.close();
+      });
+    });
+
+    context('when a request reuses the id of one of the session still running', () => {
+      it('refuses it with -32600, so reused ids cannot slip past the cap and the first stays cancellable', async () => {
+        const server = holderServer({ maxInFlightPerSession: 3 });
+        const pipe = await rawPipe(server);
+        await pipe.send(INITIALIZE);
+        running = 0;
+        for (let i = 0; i < 10; i += 1) await pipe.send(hold(7));
+        await until(() => running + pipe.answersTo(7).length === 10);
+        expect(running).to.equal(1);
+        expect(pipe.answersTo(7)[0]).to.deep.equal({
+          jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid Request: id 7 is already used by a request of this session that is still running' },
+        });
+        await pipe.send(cancel(7));
+        await until(() => running === 0);
+        await pipe.close();
+        await server.close();
+      });
+    });
+
+    context('when a 2026-07-28 client on a pipe has as many requests running as the limit', () => {
+      it('answers the next one with -32010 at once, refuses a reused id with -32600, and accepts again when one ends', async () => {
+        const server = holderServer({ maxInFlightPerSession: 3 });
+        const pipe = await rawPipe(server);
+        running = 0;
+        for (const id of [1, 2, 3]) await pipe.send(hold(id, { _meta: meta() }));
+        await until(() => running === 3);
+        await pipe.send(hold(4, { _meta: meta() }));
+        await pipe.send(hold(2, { _meta: meta() }));
+        await until(() => running + pipe.answersTo(4).length + pipe.answersTo(2).length === 5);
+        expect(running).to.equal(3);
+        expect(pipe.answersTo(4)[0].error).to.deep.equal({
+          code: -32010, message: 'Too many requests in flight: this connection already has 3 running; send more when one has finished', data: { maxInFlightPerSession: 3 },
+        });
+        expect(pipe.answersTo(2)[0].error.code).to.equal(-32600);
+        await pipe.send(cancel(1));
+        await until(() => running === 2);
+        await pipe.send(hold(5, { _meta: meta() }));
+        await until(() => running === 3);
+        await pipe.close();
+        await server.close();
+      });
+    });
+
+    context('when a 2025-03-26 batch holds more requests than the session may run', () => {
+      it('starts as many as the limit allows and answers the others in the batch\'s array with -32010 (HTTP)', async () => {
+        const server = holderServer({ maxInFlightPerSession: 2 });
+        const listener = await server.listen({ port: 0 });
+        try {
+          const headers = { 'mcp-session-id': await openSession(listener.url, {}, '2025-03-26') };
+          running = 0;
+          const batch = post(listener.url, [1, 2, 3, 4, 5].map((id) => hold(id)), headers);
+          await until(() => running === 2);
+          for (const id of [1, 2]) expect((await post(listener.url, cancel(id), headers)).status).to.equal(202);
+          const reply = await batch;
+          expect(reply.status).to.equal(200);
+          expect(reply.json.map((answer: any) => [answer.id, answer.error.code])).to.deep.equal([[3, -32010], [4, -32010], [5, -32010]]);
+        } finally {
+          await listener.close();
+          await server.close();
+        }
       });
     });
   });

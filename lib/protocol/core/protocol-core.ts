@@ -6,7 +6,6 @@ import type { ListKind } from '../../router/registry';
 import { serverCapabilities } from '../capabilities';
 import { WarningThrottle, type WarningRateLimit } from '../diagnostics';
 import { ErrorCode } from '../error-codes';
-import { tooManyRequests } from '../error-mapper';
 import { ProtocolError } from '../errors';
 import { DEFAULT_MAX_JSON_DEPTH, failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
 import { Method, Notification } from '../methods';
@@ -76,7 +75,8 @@ export class ProtocolCore implements ChannelHost {
   readonly maxJsonDepth: number;
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
-  private readonly maxInFlight: number;
+  /** Requests one session may have running at once; a pipe in the stateless era is capped alike. */
+  readonly maxInFlightPerSession: number;
   private readonly clientWarnings: WarningThrottle;
   private readonly idleMs: number;
   private readonly maxSessions: number;
@@ -85,7 +85,7 @@ export class ProtocolCore implements ChannelHost {
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
-    this.maxInFlight = options.maxInFlightPerSession ?? 100;
+    this.maxInFlightPerSession = options.maxInFlightPerSession ?? 100;
     this.clientWarnings = new WarningThrottle(server.diagnostics, options.warningRateLimit);
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
@@ -153,7 +153,8 @@ export class ProtocolCore implements ChannelHost {
     }
     // A request that never returns holds its handler, its params and what it waits for: a client
     // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
-    if (this.inFlight.count(state.id) >= this.maxInFlight) return failure(message.id, tooManyRequests(this.maxInFlight));
+    const refused = this.inFlight.refusal(state.id, message.id, this.maxInFlightPerSession);
+    if (refused) return failure(message.id, refused);
     const controller = this.inFlight.start(state.id, message.id);
     try {
       const ctx = this.contextFor(state, message, exchange, controller);
