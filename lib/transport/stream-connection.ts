@@ -81,7 +81,7 @@ export class StreamConnection {
     const state = this.state;
     if (!state || !allowsBatches(state.protocolVersion)) return this.send(failure(null, batchRefusal(state?.protocolVersion)));
     if (values.length === 0) return this.send(failure(null, EMPTY_BATCH));
-    const batch = await admitBatch(this.core, state, classifyBatch(values, this.core.maxJsonDepth), this.exchange, () => {});
+    const batch = await admitBatch(this.core, state, classifyBatch(values, this.core.maxJsonDepth), this.exchange);
     const run = batch.answers
       .then((responses) => { if (responses.length > 0) this.send(responses); })
       .finally(() => this.running.delete(run));

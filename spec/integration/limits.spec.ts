@@ -184,6 +184,23 @@ describe('server limits', () => {
       });
     });
 
+    context('when a 2025-03-26 batch carries many responses to no pending request over HTTP', () => {
+      it('counts each against the same limit, and writes nothing else', async () => {
+        const { diagnostics, warnings } = recording();
+        const server = holderServer({ diagnostics, warningRateLimit: { lines: 3, windowMs: 60_000 } });
+        const listener = await server.listen({ port: 0 });
+        try {
+          const session = await openSession(listener.url, {}, '2025-03-26');
+          const reply = await post(listener.url, Array.from({ length: 20 }, (_, i) => bogus(i)), { 'mcp-session-id': session });
+          expect(reply.status).to.equal(202);
+          expect(warnings).to.have.length(3);
+        } finally {
+          await listener.close();
+          await server.close();
+        }
+      });
+    });
+
     context('when a client sends many responses to no pending request over a pipe', () => {
       it('writes at most 10 lines by default', async () => {
         const { diagnostics, warnings } = recording();

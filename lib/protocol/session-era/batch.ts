@@ -40,16 +40,15 @@ export async function admitBatch(
   state: SessionState,
   items: readonly Classified[],
   exchange: Exchange,
-  onUnmatchedResponse: () => void,
 ): Promise<AdmittedBatch> {
   const errors: JsonRpcResponse[] = [];
   const running: Promise<JsonRpcResponse | undefined>[] = [];
   for (const item of items) {
     if (item.kind === 'invalid') errors.push(failure(item.id, item.error));
     else if (item.kind === 'notification') await core.notification(state, item.message);
-    else if (item.kind === 'response') {
-      if (!core.response(state, item.message)) onUnmatchedResponse();
-    } else {
+    // One that matches no request is warned about by the core, within the client-warning limit.
+    else if (item.kind === 'response') core.response(state, item.message);
+    else {
       const { message } = item;
       running.push(core.request(state, message, exchange)
         .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, core.server.diagnostics))));

@@ -174,9 +174,7 @@ export class StreamableHttpHandler implements StreamFactory {
     if (values.length === 0) return replyError(res, 400, EMPTY_BATCH, cors);
     const headers = { ...cors, [SESSION_HEADER]: state.id };
     const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
-    const batch = await admitBatch(this.core, state, classifyBatch(values, this.core.maxJsonDepth), exchange, () => {
-      this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
-    });
+    const batch = await admitBatch(this.core, state, classifyBatch(values, this.core.maxJsonDepth), exchange);
     const responses = await batch.answers;
     if (batch.requests > 0) return responses.length > 0 ? exchange.respondBatch(responses) : exchange.abandon();
     // Only notifications and responses: accepted, unless some element was not a valid message.
