@@ -11,7 +11,8 @@ import type { Diagnostics } from './diagnostics';
  *   resource, a completion): -32602 with its message, the request cannot be served as asked.
  * - `ResourceNotFoundError` in a resource handler: not found for the URI being read.
  * - `ClientError` (the client failed a request of ours) in a tool: an `isError` result; elsewhere it is
- *   an internal error of the request, never the client's code forwarded as ours.
+ *   an internal error of the request carrying what went wrong (the client's own words), never the
+ *   client's code forwarded as ours, and nothing is logged: the client can cause it at will.
  * - anything else: a generic message (the detail goes to diagnostics, never to the client).
  */
 export interface ErrorObject {
@@ -32,7 +33,7 @@ export function toolFailure(error: unknown, label: string, diagnostics: Diagnost
 export function toErrorObject(error: unknown, label: string, diagnostics: Diagnostics): ErrorObject {
   if (error instanceof ProtocolError) return error.toJSON();
   if (error instanceof ToolError) return { code: ErrorCode.InvalidParams, message: error.message };
-  if (error instanceof InputRequiredSignal) return { code: ErrorCode.InternalError, message: error.message };
+  if (error instanceof InputRequiredSignal || error instanceof ClientError) return { code: ErrorCode.InternalError, message: error.message };
   diagnostics.error(`${label} failed`, error);
   return { code: ErrorCode.InternalError, message: 'Internal error' };
 }
