@@ -162,6 +162,36 @@ describe('server limits', () => {
     });
   });
 
+  describe('maxSubscriptionsPerSession (default 1,000)', () => {
+    const item = (n: number) => `test://items/${n}`;
+
+    context('when a session is subscribed to as many resources as the limit', () => {
+      it('refuses another with -32602 saying so, takes a repeated one, and accepts again after an unsubscribe', async () => {
+        const server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS, maxSubscriptionsPerSession: 3 });
+        const client = await connectInMemory(server);
+        for (const n of [1, 2, 3]) await client.subscribeResource({ uri: item(n) });
+        const refused = await errorOf(client.subscribeResource({ uri: item(4) }));
+        expect(refused.code).to.equal(-32602);
+        expect(refused.message).to.contain('Too many subscriptions: this session already has 3; unsubscribe from one first');
+        expect(refused.data).to.deep.equal({ maxSubscriptionsPerSession: 3 });
+        expect(await client.subscribeResource({ uri: item(1) })).to.deep.equal({});
+        await client.unsubscribeResource({ uri: item(1) });
+        expect(await client.subscribeResource({ uri: item(4) })).to.deep.equal({});
+        await client.close();
+        await server.close();
+      });
+
+      it('applies the default of 1,000', async () => {
+        const server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS });
+        const client = await connectInMemory(server);
+        for (let n = 0; n < 1000; n += 1) await client.subscribeResource({ uri: item(n) });
+        expect((await errorOf(client.subscribeResource({ uri: item(1000) }))).data).to.deep.equal({ maxSubscriptionsPerSession: 1000 });
+        await client.close();
+        await server.close();
+      });
+    });
+  });
+
   describe('warningRateLimit (default 10 lines of one kind per minute)', () => {
     const bogus = (id: number) => ({ jsonrpc: '2.0', id: 1000 + id, result: {} });
 

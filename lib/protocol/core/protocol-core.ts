@@ -9,7 +9,7 @@ import { ErrorCode } from '../error-codes';
 import { ProtocolError } from '../errors';
 import { DEFAULT_MAX_JSON_DEPTH, failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc';
 import { Method, Notification } from '../methods';
-import { LIFECYCLE_HANDLERS } from '../session-era/lifecycle.handlers';
+import { LIFECYCLE_HANDLERS, type LifecycleDeps } from '../session-era/lifecycle.handlers';
 import { SessionChannel, type ChannelHost } from '../session-era/session-channel';
 import { InMemorySessionStore, type SessionStore } from '../session/session-store';
 import type { SessionState } from '../session/session-state';
@@ -33,6 +33,8 @@ export interface ProtocolOptions {
   readonly requestTimeoutMs?: number;
   /** Requests one session may have running at once (default 100); more are refused with -32010. */
   readonly maxInFlightPerSession?: number;
+  /** Resources one session may be subscribed to at once (default 1,000); more are refused with -32602. */
+  readonly maxSubscriptionsPerSession?: number;
   /** Warnings a client can cause: at most this many lines of one kind per window (default 10 a minute). */
   readonly warningRateLimit?: WarningRateLimit;
   /** How deeply a message may nest (default `DEFAULT_MAX_JSON_DEPTH`, 100); deeper ones are refused with -32600. */
@@ -80,6 +82,7 @@ export class ProtocolCore implements ChannelHost {
   private readonly clientWarnings: WarningThrottle;
   private readonly idleMs: number;
   private readonly maxSessions: number;
+  private readonly lifecycle: LifecycleDeps;
   private readonly unsubscribe: () => void;
 
   constructor(readonly server: PhantomServer, options: ProtocolOptions = {}) {
@@ -90,6 +93,7 @@ export class ProtocolCore implements ChannelHost {
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
     this.maxSessions = options.maxSessions ?? 10_000;
+    this.lifecycle = { resources: server.router, maxSubscriptions: options.maxSubscriptionsPerSession ?? 1000 };
     this.stateless = new StatelessEra(server, this.listeners, {
       ...options.stateless,
       cache: { ...DEFAULT_CACHE, listsArePrivate: server.filtersByPrincipal, ...options.stateless?.cache },
@@ -270,7 +274,7 @@ export class ProtocolCore implements ChannelHost {
 
   private async runLifecycle(state: SessionState, message: JsonRpcRequest, handler: NonNullable<ReturnType<typeof LIFECYCLE_HANDLERS.get>>): Promise<JsonRpcResponse> {
     try {
-      const { result, changed } = await handler(message.params ?? {}, state, this.server.router);
+      const { result, changed } = await handler(message.params ?? {}, state, this.lifecycle);
       if (changed) await this.sessions.save(state);
       return success(message.id, result);
     } catch (error) {
