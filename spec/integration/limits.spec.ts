@@ -162,6 +162,37 @@ describe('server limits', () => {
     });
   });
 
+  describe('maxSessions (default 10,000)', () => {
+    context('when pipe connections hold as many sessions as the limit', () => {
+      it('refuses initialize on another pipe with -32005, and accepts it once a pipe has closed (official client, in memory)', async () => {
+        const server = holderServer({ maxSessions: 1 });
+        const first = await connectInMemory(server);
+        expect((await errorOf(connectInMemory(server))).code).to.equal(-32005);
+        await first.close();
+        while (await server.protocol.sessions.count() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        const again = await connectInMemory(server);
+        expect(await again.ping()).to.deep.equal({});
+        await again.close();
+        await server.close();
+      });
+    });
+
+    context('when a session has been idle longer than sessionIdleMs, before the periodic sweep', () => {
+      it('no longer takes a slot: initialize is accepted', async () => {
+        const server = holderServer({ maxSessions: 1, sessionIdleMs: 100 });
+        const listener = await server.listen({ port: 0 });
+        try {
+          await openSession(listener.url);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          expect((await post(listener.url, INITIALIZE)).status).to.equal(200);
+        } finally {
+          await listener.close();
+          await server.close();
+        }
+      });
+    });
+  });
+
   describe('maxSubscriptionsPerSession (default 1,000)', () => {
     const item = (n: number) => `test://items/${n}`;
 
