@@ -1,7 +1,7 @@
 import type { Constructor } from '../metadata/metadata-store';
 import { Method, Notification } from '../core/methods';
 import { ClientError, PhantomError, ToolError } from '../core/errors';
-import { rootsResultProblem } from '../core/roots-result';
+import { clientResultProblem } from '../core/client-results';
 import {
   LOGGING_LEVELS, type ClientCapabilities, type Implementation, type JsonObject, type LoggingLevel,
 } from '../core/wire.types';
@@ -151,7 +151,9 @@ export class Context {
    * idempotent.
    *
    * Rejects with a `ClientError` when the client answers with an error (or an unknown action);
-   * let it pass and a tool call ends with an `isError` result that says so.
+   * let it pass and a tool call ends with an `isError` result that says so. In the stateless era
+   * the answer arrives in the retry's `inputResponses`, so a malformed one is the retry's own
+   * invalid params: this rejects with the -32602 `ProtocolError` that request is answered with.
    *
    * @example
    * const answer = await ctx.elicit(Destination);
@@ -167,9 +169,10 @@ export class Context {
     if (!this.supportsElicitation(elicitation.mode)) return { action: 'unsupported' };
     const reply = await this.ask(Method.ElicitationCreate, toElicitParams(elicitation), options.key);
     if (reply === 'timeout') return { action: 'timeout' };
+    const problem = clientResultProblem(Method.ElicitationCreate, reply);
+    if (problem) throw ClientError.malformed(Method.ElicitationCreate, problem);
     const action = reply.action;
     if (action === 'decline' || action === 'cancel') return { action };
-    if (action !== 'accept') throw ClientError.malformed(Method.ElicitationCreate, `unknown action ${JSON.stringify(action) ?? 'undefined'}`);
     if (elicitation.mode === 'url') return { action: 'accept', content: undefined };
     const checked = await validateFormContent(elicitation, reply.content ?? {});
     if (!checked.ok) throw new ToolError(`The answer to "${elicitation.message}" is invalid:\n${checked.issues.join('\n')}`);
@@ -178,12 +181,15 @@ export class Context {
 
   /**
    * Asks the client's model for a completion (`sampling/createMessage`). Rejects with a
-   * `ClientError` when the client answers with an error.
+   * `ClientError` when the client answers with an error, or with a result that has no `role` and
+   * `content` object.
    */
   async sample(params: JsonObject, options: InputCallOptions = {}): Promise<JsonObject> {
     this.requireCapability('sampling');
     const reply = await this.ask(Method.SamplingCreateMessage, params, options.key);
     if (reply === 'timeout') throw new ToolError('The client did not answer the sampling request in time');
+    const problem = clientResultProblem(Method.SamplingCreateMessage, reply);
+    if (problem) throw ClientError.malformed(Method.SamplingCreateMessage, problem);
     return reply;
   }
 
@@ -195,7 +201,7 @@ export class Context {
     this.requireCapability('roots');
     const reply = await this.ask(Method.RootsList, {}, options.key);
     if (reply === 'timeout') throw new ToolError('The client did not answer the roots request in time');
-    const problem = rootsResultProblem(reply);
+    const problem = clientResultProblem(Method.RootsList, reply);
     if (problem) throw ClientError.malformed(Method.RootsList, problem);
     return reply.roots as unknown as Root[];
   }

@@ -1,5 +1,5 @@
 import { ErrorCode } from './error-codes';
-import { InputRequiredSignal, ProtocolError, ResourceNotFoundError, ToolError } from './errors';
+import { ClientError, InputRequiredSignal, ProtocolError, ResourceNotFoundError, ToolError } from './errors';
 import type { Diagnostics } from './diagnostics';
 
 /**
@@ -11,7 +11,8 @@ import type { Diagnostics } from './diagnostics';
  *   resource, a completion): -32602 with its message, the request cannot be served as asked.
  * - `ResourceNotFoundError` in a resource handler: not found for the URI being read.
  * - `ClientError` (the client failed a request of ours) in a tool: an `isError` result; elsewhere it is
- *   an internal error of the request, never the client's code forwarded as ours.
+ *   an internal error of the request carrying what went wrong (the client's own words), never the
+ *   client's code forwarded as ours, and nothing is logged: the client can cause it at will.
  * - anything else: a generic message (the detail goes to diagnostics, never to the client).
  */
 export interface ErrorObject {
@@ -20,12 +21,11 @@ export interface ErrorObject {
   readonly data?: unknown;
 }
 
-
 /** Any failure of a request as a JSON-RPC error object. */
 export function toErrorObject(error: unknown, label: string, diagnostics: Diagnostics): ErrorObject {
   if (error instanceof ProtocolError) return error.toJSON();
   if (error instanceof ToolError) return { code: ErrorCode.InvalidParams, message: error.message };
-  if (error instanceof InputRequiredSignal) return { code: ErrorCode.InternalError, message: error.message };
+  if (error instanceof InputRequiredSignal || error instanceof ClientError) return { code: ErrorCode.InternalError, message: error.message };
   diagnostics.error(`${label} failed`, error);
   return { code: ErrorCode.InternalError, message: 'Internal error' };
 }
@@ -36,14 +36,18 @@ export function invalidArguments(what: string, issues: readonly string[]): strin
 }
 
 /** A request beyond the session's cap on requests running at once (`maxInFlightPerSession`). */
-export function tooManyRequests(limit: number): ErrorObject {
+export function tooManyRequests(limit: number, holder = 'session'): ErrorObject {
   return {
     code: ErrorCode.TooManyRequests,
-    message: `Too many requests in flight: this session already has ${limit} running; send more when one has finished`,
+    message: `Too many requests in flight: this ${holder} already has ${limit} running; send more when one has finished`,
     data: { maxInFlightPerSession: limit },
   };
 }
 
+/** A request whose id is that of a request of the same session still running: ids must be unique. */
+export function requestIdInUse(id: string | number, holder = 'session'): ErrorObject {
+  return { code: ErrorCode.InvalidRequest, message: `Invalid Request: id ${JSON.stringify(id)} is already used by a request of this ${holder} that is still running` };
+}
 
 /** A `resources/read` for a URI nothing serves (session era: -32002 with `data.uri`). */
 export function resourceNotFound(uri: string, message = `Resource not found: ${uri}`, cause?: unknown): ProtocolError {

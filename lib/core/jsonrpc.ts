@@ -21,7 +21,8 @@ export type Classified =
   | { readonly kind: 'response'; readonly message: JsonRpcResponse }
   | { readonly kind: 'invalid'; readonly id: RequestId | null; readonly error: ErrorObject };
 
-function isId(value: unknown): value is RequestId {
+/** A JSON-RPC id as the spec allows it: a string or a finite number. */
+export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
@@ -48,18 +49,18 @@ export const DEFAULT_MAX_JSON_DEPTH = 100;
  */
 export function classify(value: unknown, maxDepth = DEFAULT_MAX_JSON_DEPTH): Classified {
   if (!isObject(value)) return invalid(null, 'Invalid Request: a message must be a JSON object');
-  const id = isId(value.id) ? value.id : null;
+  const id = isRequestId(value.id) ? value.id : null;
   if (nestsDeeperThan(value, maxDepth)) return invalid(id, `Invalid Request: the message nests deeper than ${maxDepth} levels`);
   if (value.jsonrpc !== '2.0') return invalid(id, 'Invalid Request: "jsonrpc" must be "2.0"');
   if ('method' in value) {
     if (typeof value.method !== 'string') return invalid(id, 'Invalid Request: "method" must be a string');
     if (value.params !== undefined && !isObject(value.params)) return invalid(id, 'Invalid Request: "params" must be an object');
     if (!('id' in value)) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
-    if (!isId(value.id)) return invalid(null, 'Invalid Request: "id" must be a string or a number');
+    if (!isRequestId(value.id)) return invalid(null, 'Invalid Request: "id" must be a string or a number');
     return { kind: 'request', message: value as unknown as JsonRpcRequest };
   }
   if ('result' in value || 'error' in value) {
-    if (!isId(value.id) && value.id !== null) return invalid(null, 'Invalid Request: a response needs an id');
+    if (!isRequestId(value.id) && value.id !== null) return invalid(null, 'Invalid Request: a response needs an id');
     if ('result' in value ? !isObject(value.result) : !isObject(value.error)) return invalid(id, 'Invalid Request: malformed response');
     return { kind: 'response', message: value as unknown as JsonRpcResponse };
   }

@@ -116,6 +116,7 @@ export class PhantomServer {
       maxSessions: this.options.maxSessions,
       requestTimeoutMs: this.options.requestTimeoutMs,
       maxInFlightPerSession: this.options.maxInFlightPerSession,
+      maxSubscriptionsPerSession: this.options.maxSubscriptionsPerSession,
       warningRateLimit: this.options.warningRateLimit,
       maxJsonDepth: this.options.maxJsonDepth,
       stateless: { stateKey: this.options.stateKey, stateTtlMs: this.options.stateTtlMs, cache: this.options.cacheDefaults },

@@ -80,6 +80,12 @@ export interface PhantomServerOptions {
    */
   readonly maxInFlightPerSession?: number;
   /**
+   * Resources one session may be subscribed to at once (default 1,000): a template matches any
+   * number of URIs, and each subscription is kept with the session. `resources/subscribe` beyond
+   * it is refused with -32602 (`data.maxSubscriptionsPerSession`) until the client unsubscribes.
+   */
+  readonly maxSubscriptionsPerSession?: number;
+  /**
    * Signs the stateless era's `requestState` (HMAC-SHA256). Default: a random key per process;
    * set it when several replicas must accept each other's states.
    */

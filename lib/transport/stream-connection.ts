@@ -5,7 +5,7 @@ import { ErrorCode } from '../core/error-codes';
 import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../core/jsonrpc';
 import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatch } from '../protocol/session-era/batch';
 import { allowsBatches } from '../protocol/versions';
-import { toErrorObject, type ErrorObject } from '../core/error-mapper';
+import { requestIdInUse, toErrorObject, tooManyRequests, type ErrorObject } from '../core/error-mapper';
 import { Method, Notification } from '../core/methods';
 import { carriesRequestMeta } from '../protocol/stateless-era/request-meta';
 import { StatelessMethod } from '../protocol/stateless-era/stateless-era';
@@ -100,7 +100,7 @@ export class StreamConnection {
     if (values.length === 0) return this.send(failure(null, EMPTY_BATCH));
     const items = classifyBatch(values, this.core.maxJsonDepth);
     if (this.refusing && items.some((item) => item.kind === 'request')) return this.send(failure(null, SHUTDOWN_ERRORS.refused));
-    const batch = await admitBatch(this.core, state, items, this.exchange, () => {});
+    const batch = await admitBatch(this.core, state, items, this.exchange);
     const call = new PipeBatch(batch);
     this.calls.add(call);
     void batch.answers
@@ -139,10 +139,18 @@ export class StreamConnection {
       .finally(() => this.calls.delete(call));
   }
 
-  /** Protocol 2026-07-28 on the pipe: each request stands alone; `notifications/cancelled` aborts it. */
+  /**
+   * Protocol 2026-07-28 on the pipe: each request stands alone; `notifications/cancelled` aborts it.
+   * Nothing ends them but their handlers (no connection closes per request, as on HTTP), so the
+   * pipe has the cap a session has.
+   */
   private statelessRequest(message: JsonRpcRequest): void {
-    const call = new PipeRequest(message.id);
     const key = idKey(message.id);
+    // Capped as a session's requests are; a reused id of a running request would replace it.
+    if (this.statelessRuns.has(key)) return this.send(failure(message.id, requestIdInUse(message.id, 'connection')));
+    const limit = this.core.maxInFlightPerSession;
+    if (this.statelessRuns.size >= limit) return this.send(failure(message.id, tooManyRequests(limit, 'connection')));
+    const call = new PipeRequest(message.id);
     const calls = message.method === StatelessMethod.Listen ? this.listens : this.calls;
     this.statelessRuns.set(key, call);
     calls.add(call);

@@ -142,10 +142,11 @@ describe('Context', () => {
     });
 
     it('asks the client', async () => {
-      const channel = new FakeChannel((method) => (method === 'roots/list' ? { roots: [{ uri: 'file:///a' }] } : { role: 'assistant' }));
+      const sampled = { role: 'assistant', content: { type: 'text', text: 'hi' } };
+      const channel = new FakeChannel((method) => (method === 'roots/list' ? { roots: [{ uri: 'file:///a' }] } : sampled));
       const ctx = new Context({ channel, clientCapabilities: { sampling: {}, roots: {} } });
       expect(await ctx.listRoots()).to.deep.equal([{ uri: 'file:///a' }]);
-      expect(await ctx.sample({ messages: [] })).to.deep.equal({ role: 'assistant' });
+      expect(await ctx.sample({ messages: [] })).to.deep.equal(sampled);
     });
   });
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { ElicitRequestSchema, ErrorCode as SdkErrorCode, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { IsString } from 'class-validator';
 import {
-  ClientError, Context, Elicit, Field, InMemoryTransport, PhantomServer, Prompt, SILENT_DIAGNOSTICS, Tool, userText, type HttpListener,
+  ClientError, Context, Elicit, Field, InMemoryTransport, PhantomServer, Prompt, SILENT_DIAGNOSTICS, Tool, userText, type Diagnostics, type HttpListener,
 } from '../../lib';
 import { connectHttp, connectInMemory } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
@@ -36,6 +36,12 @@ class AskingTools {
     return { roots: await ctx.listRoots() };
   }
 
+  @Tool({ description: 'Asks the client model' })
+  async ask(_args: object, ctx: Context) {
+    const reply = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 });
+    return `model said: ${(reply.content as { text?: unknown }).text}`;
+  }
+
   @Prompt({ description: 'Elicits while building a prompt' })
   async named(_args: object, ctx: Context) {
     await ctx.elicit(NameForm);
@@ -43,8 +49,8 @@ class AskingTools {
   }
 }
 
-function newServer(): PhantomServer {
-  return new PhantomServer({ name: 'c', version: '1', providers: [AskingTools], diagnostics: SILENT_DIAGNOSTICS });
+function newServer(diagnostics: Diagnostics = SILENT_DIAGNOSTICS): PhantomServer {
+  return new PhantomServer({ name: 'c', version: '1', providers: [AskingTools], diagnostics });
 }
 
 /** A hand-driven client on an in-memory pipe, for answers the official client never sends. */
@@ -102,6 +108,18 @@ describe('ClientError: errors the client answers with', () => {
       expect(failure?.code).to.equal(-32603);
       await client.close();
     });
+
+    it('tells the client what failed in that error, and writes nothing to the diagnostics (the client can cause it at will)', async () => {
+      const logged: string[] = [];
+      const watched = newServer({ error: (message) => { logged.push(message); }, warn: (message) => { logged.push(message); } });
+      const client = await connectInMemory(watched, { elicitation: { form: {} } });
+      client.setRequestHandler(ElicitRequestSchema, async () => { throw new McpError(SdkErrorCode.MethodNotFound, 'no forms here'); });
+      const failure = await client.getPrompt({ name: 'named' }).then(() => undefined, (error: McpError) => error);
+      expect(failure?.message).to.equal('MCP error -32603: The client answered elicitation/create with error -32601: MCP error -32601: no forms here');
+      expect(logged).to.deep.equal([]);
+      await client.close();
+      await watched.close();
+    });
   });
 
   context('when the official client\'s elicitation handler throws (over HTTP)', () => {
@@ -134,6 +152,28 @@ describe('ClientError: errors the client answers with', () => {
       const careless = await client.next((m) => m.id === 3);
       expect(careless).to.deep.equal({
         jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'The client answered elicitation/create with an error: half' }], isError: true },
+      });
+      await client.close();
+    });
+  });
+});
+
+describe('Context#sample', () => {
+  let server: PhantomServer;
+
+  beforeEach(() => { server = newServer(); });
+  afterEach(() => server.close());
+
+  context('when the client answers with a result that is not a sampling result', () => {
+    it('rejects with a ClientError, so the tool call ends with an isError result saying so', async () => {
+      const client = await rawClient(server, { sampling: {} });
+      await client.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask' } });
+      const request = await client.next((m) => m.method === 'sampling/createMessage');
+      await client.send({ jsonrpc: '2.0', id: request.id, result: { model: 'm' } });
+      const reply = await client.next((m) => m.id === 2);
+      expect(reply.result).to.deep.equal({
+        content: [{ type: 'text', text: 'The client\'s answer to sampling/createMessage is malformed: it needs a "role" and a "content" object' }],
+        isError: true,
       });
       await client.close();
     });

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { SILENT_DIAGNOSTICS, StreamableHttpHandler, type HttpOptions, type PhantomServer } from '../../lib';
 import { everythingServer } from './support/everything.fixture';
 import { connectHttp } from './support/sdk-clients';
-import { INITIALIZE, post } from './support/raw-http';
+import { INITIALIZE, openSession, post } from './support/raw-http';
 
 /** What one official client sees of a whole session: tools, a call, progress and an elicitation (both over SSE). */
 async function sessionRoundTrip(url: string) {
@@ -86,6 +86,20 @@ describe('StreamableHttpHandler', () => {
         const reply = await post(app.url, `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
         expect(reply.status).to.equal(400);
         expect(reply.json.error.code).to.equal(-32600);
+      });
+
+      it('answers a parsed body nested too deeply to check again with 400, -32600 and the request\'s own id', async () => {
+        const reply = await post(app.url, `{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`);
+        expect(reply.status).to.equal(400);
+        expect(reply.json.id).to.equal('deep');
+        expect(reply.json.error.code).to.equal(-32600);
+      });
+
+      it('takes a batch of a 2025-03-26 session from the parsed body, as from raw bytes', async () => {
+        const session = await openSession(app.url, {}, '2025-03-26');
+        const reply = await post(app.url, [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'b' } } }], { 'mcp-session-id': session });
+        expect(reply.status).to.equal(200);
+        expect(reply.json).to.deep.equal([{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'b' }] } }]);
       });
 
       it('answers an empty body (which express.json() turns into {}) with 400', async () => {
@@ -181,6 +195,14 @@ describe('StreamableHttpHandler', () => {
         const reply = await post(url, { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(4096) } });
         expect(reply.status).to.equal(413);
       });
+
+      for (const body of ['null', '5', 'true']) {
+        it(`answers a body that Fastify parsed to ${body} with 400 and -32600, as a raw one, not 500`, async () => {
+          const reply = await post(url, body);
+          expect(reply.status).to.equal(400);
+          expect(reply.json).to.deep.equal({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a message must be a JSON object' } });
+        });
+      }
     });
 
     context('when mounted in Fastify 5 without the parsed body', () => {

@@ -27,6 +27,24 @@ class Holder {
   }
 }
 
+/** A hand-driven client on an in-memory pipe, for what the official client never sends. */
+async function rawPipe(server: PhantomServer) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const inbox: any[] = [];
+  clientSide.onmessage = (message) => { inbox.push(message); };
+  await clientSide.start();
+  return {
+    send: (message: object) => clientSide.send(message as never),
+    /** The responses that carry `id`. */
+    answersTo: (id: unknown) => inbox.filter((m) => m.id === id && ('result' in m || 'error' in m)),
+    close: () => clientSide.close(),
+  };
+}
+
+const hold = (id: string | number, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hold', ...params } });
+const cancel = (requestId: string | number) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
+
 /** Diagnostics that keep the warnings they are given. */
 function recording(): { diagnostics: Diagnostics; warnings: string[] } {
   const warnings: string[] = [];
@@ -80,6 +98,130 @@ describe('server limits', () => {
         await server.close();
       });
     });
+
+    context('when a request reuses the id of one of the session still running', () => {
+      it('refuses it with -32600, so reused ids cannot slip past the cap and the first stays cancellable', async () => {
+        const server = holderServer({ maxInFlightPerSession: 3 });
+        const pipe = await rawPipe(server);
+        await pipe.send(INITIALIZE);
+        running = 0;
+        for (let i = 0; i < 10; i += 1) await pipe.send(hold(7));
+        await until(() => running + pipe.answersTo(7).length === 10);
+        expect(running).to.equal(1);
+        expect(pipe.answersTo(7)[0]).to.deep.equal({
+          jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid Request: id 7 is already used by a request of this session that is still running' },
+        });
+        await pipe.send(cancel(7));
+        await until(() => running === 0);
+        await pipe.close();
+        await server.close();
+      });
+    });
+
+    context('when a 2026-07-28 client on a pipe has as many requests running as the limit', () => {
+      it('answers the next one with -32010 at once, refuses a reused id with -32600, and accepts again when one ends', async () => {
+        const server = holderServer({ maxInFlightPerSession: 3 });
+        const pipe = await rawPipe(server);
+        running = 0;
+        for (const id of [1, 2, 3]) await pipe.send(hold(id, { _meta: meta() }));
+        await until(() => running === 3);
+        await pipe.send(hold(4, { _meta: meta() }));
+        await pipe.send(hold(2, { _meta: meta() }));
+        await until(() => running + pipe.answersTo(4).length + pipe.answersTo(2).length === 5);
+        expect(running).to.equal(3);
+        expect(pipe.answersTo(4)[0].error).to.deep.equal({
+          code: -32010, message: 'Too many requests in flight: this connection already has 3 running; send more when one has finished', data: { maxInFlightPerSession: 3 },
+        });
+        expect(pipe.answersTo(2)[0].error.code).to.equal(-32600);
+        await pipe.send(cancel(1));
+        await until(() => running === 2);
+        await pipe.send(hold(5, { _meta: meta() }));
+        await until(() => running === 3);
+        await pipe.close();
+        await server.close();
+      });
+    });
+
+    context('when a 2025-03-26 batch holds more requests than the session may run', () => {
+      it('starts as many as the limit allows and answers the others in the batch\'s array with -32010 (HTTP)', async () => {
+        const server = holderServer({ maxInFlightPerSession: 2 });
+        const listener = await server.listen({ port: 0 });
+        try {
+          const headers = { 'mcp-session-id': await openSession(listener.url, {}, '2025-03-26') };
+          running = 0;
+          const batch = post(listener.url, [1, 2, 3, 4, 5].map((id) => hold(id)), headers);
+          await until(() => running === 2);
+          for (const id of [1, 2]) expect((await post(listener.url, cancel(id), headers)).status).to.equal(202);
+          const reply = await batch;
+          expect(reply.status).to.equal(200);
+          expect(reply.json.map((answer: any) => [answer.id, answer.error.code])).to.deep.equal([[3, -32010], [4, -32010], [5, -32010]]);
+        } finally {
+          await listener.close();
+          await server.close();
+        }
+      });
+    });
+  });
+
+  describe('maxSessions (default 10,000)', () => {
+    context('when pipe connections hold as many sessions as the limit', () => {
+      it('refuses initialize on another pipe with -32005, and accepts it once a pipe has closed (official client, in memory)', async () => {
+        const server = holderServer({ maxSessions: 1 });
+        const first = await connectInMemory(server);
+        expect((await errorOf(connectInMemory(server))).code).to.equal(-32005);
+        await first.close();
+        while (await server.protocol.sessions.count() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        const again = await connectInMemory(server);
+        expect(await again.ping()).to.deep.equal({});
+        await again.close();
+        await server.close();
+      });
+    });
+
+    context('when a session has been idle longer than sessionIdleMs, before the periodic sweep', () => {
+      it('no longer takes a slot: initialize is accepted', async () => {
+        const server = holderServer({ maxSessions: 1, sessionIdleMs: 100 });
+        const listener = await server.listen({ port: 0 });
+        try {
+          await openSession(listener.url);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          expect((await post(listener.url, INITIALIZE)).status).to.equal(200);
+        } finally {
+          await listener.close();
+          await server.close();
+        }
+      });
+    });
+  });
+
+  describe('maxSubscriptionsPerSession (default 1,000)', () => {
+    const item = (n: number) => `test://items/${n}`;
+
+    context('when a session is subscribed to as many resources as the limit', () => {
+      it('refuses another with -32602 saying so, takes a repeated one, and accepts again after an unsubscribe', async () => {
+        const server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS, maxSubscriptionsPerSession: 3 });
+        const client = await connectInMemory(server);
+        for (const n of [1, 2, 3]) await client.subscribeResource({ uri: item(n) });
+        const refused = await errorOf(client.subscribeResource({ uri: item(4) }));
+        expect(refused.code).to.equal(-32602);
+        expect(refused.message).to.contain('Too many subscriptions: this session already has 3; unsubscribe from one first');
+        expect(refused.data).to.deep.equal({ maxSubscriptionsPerSession: 3 });
+        expect(await client.subscribeResource({ uri: item(1) })).to.deep.equal({});
+        await client.unsubscribeResource({ uri: item(1) });
+        expect(await client.subscribeResource({ uri: item(4) })).to.deep.equal({});
+        await client.close();
+        await server.close();
+      });
+
+      it('applies the default of 1,000', async () => {
+        const server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS });
+        const client = await connectInMemory(server);
+        for (let n = 0; n < 1000; n += 1) await client.subscribeResource({ uri: item(n) });
+        expect((await errorOf(client.subscribeResource({ uri: item(1000) }))).data).to.deep.equal({ maxSubscriptionsPerSession: 1000 });
+        await client.close();
+        await server.close();
+      });
+    });
   });
 
   describe('warningRateLimit (default 10 lines of one kind per minute)', () => {
@@ -97,6 +239,23 @@ describe('server limits', () => {
           for (const line of warnings) expect(line).to.match(/a response to no pending request was ignored$/);
           await until(() => warnings.length > 3);
           expect(warnings.slice(3)).to.deep.equal(['17 similar messages suppressed (unmatched response; at most 3 per 1500 ms)']);
+        } finally {
+          await listener.close();
+          await server.close();
+        }
+      });
+    });
+
+    context('when a 2025-03-26 batch carries many responses to no pending request over HTTP', () => {
+      it('counts each against the same limit, and writes nothing else', async () => {
+        const { diagnostics, warnings } = recording();
+        const server = holderServer({ diagnostics, warningRateLimit: { lines: 3, windowMs: 60_000 } });
+        const listener = await server.listen({ port: 0 });
+        try {
+          const session = await openSession(listener.url, {}, '2025-03-26');
+          const reply = await post(listener.url, Array.from({ length: 20 }, (_, i) => bogus(i)), { 'mcp-session-id': session });
+          expect(reply.status).to.equal(202);
+          expect(warnings).to.have.length(3);
         } finally {
           await listener.close();
           await server.close();

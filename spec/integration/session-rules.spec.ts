@@ -52,18 +52,24 @@ describe('session rules over Streamable HTTP', () => {
       });
     });
 
-    context('when the client only sends notifications and responses', () => {
-      it('keeps the session past several idle periods', async () => {
-        const url = await serve();
-        const session = await openSession(url);
-        const messages = [{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, { jsonrpc: '2.0', id: 77, result: {} }];
-        for (let i = 0; i < 20; i += 1) {
-          expect((await post(url, messages[i % 2], { 'mcp-session-id': session })).status).to.equal(202);
-          await idle(0.25);
-        }
-        expect((await ping(url, session, 2)).status).to.equal(200);
+    // Each kind alone: a client that only sends one of them must keep its session by it.
+    const onlyOneKind: ReadonlyArray<[string, object]> = [
+      ['notifications', { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }],
+      ['responses', { jsonrpc: '2.0', id: 77, result: {} }],
+    ];
+    for (const [kind, message] of onlyOneKind) {
+      context(`when the client only sends ${kind}`, () => {
+        it('keeps the session past several idle periods', async () => {
+          const url = await serve();
+          const session = await openSession(url);
+          for (let i = 0; i < 20; i += 1) {
+            expect((await post(url, message, { 'mcp-session-id': session })).status).to.equal(202);
+            await idle(0.25);
+          }
+          expect((await ping(url, session, 2)).status).to.equal(200);
+        });
       });
-    });
+    }
 
     context('when the client only holds its GET stream open', () => {
       it('keeps the session and its subscriptions past several idle periods (official SDK client)', async () => {

@@ -1,4 +1,5 @@
 import { Cancellation } from '../../core/cancellation';
+import { requestIdInUse, tooManyRequests, type ErrorObject } from '../../core/error-mapper';
 import type { RequestId } from '../../core/jsonrpc';
 
 /**
@@ -7,6 +8,18 @@ import type { RequestId } from '../../core/jsonrpc';
  */
 export class InFlight {
   private readonly sessions = new Map<string, Map<RequestId, Cancellation>>();
+
+  /**
+   * Why a request may not start now, if it may not: its id is that of a request of the session
+   * still running (a second entry would replace the first, which could then no longer be
+   * cancelled, and reused ids would slip past the cap), or `limit` requests are running.
+   * `holder` names what the cap is counted per in the error (a session, or a pipe's connection).
+   */
+  refusal(sessionId: string, id: RequestId, limit: number, holder = 'session'): ErrorObject | undefined {
+    const running = this.sessions.get(sessionId);
+    if (running?.has(id)) return requestIdInUse(id, holder);
+    return (running?.size ?? 0) >= limit ? tooManyRequests(limit, holder) : undefined;
+  }
 
   /** Registers a request; `cancellation` is the transport's when it may cancel the request itself (closing). */
   start(sessionId: string, id: RequestId, cancellation = new Cancellation()): Cancellation {
@@ -30,18 +43,13 @@ export class InFlight {
     return cancellation !== undefined;
   }
 
-  /** How many requests of the session are running. */
-  count(sessionId: string): number {
-    return this.sessions.get(sessionId)?.size ?? 0;
-  }
-
   /** Whether the session has a request running. */
   busy(sessionId: string): boolean {
     return this.sessions.has(sessionId);
   }
 
-  cancelSession(sessionId: string): void {
-    for (const cancellation of this.sessions.get(sessionId)?.values() ?? []) cancellation.cancel('session ended');
+  cancelSession(sessionId: string, reason = 'session ended'): void {
+    for (const cancellation of this.sessions.get(sessionId)?.values() ?? []) cancellation.cancel(reason);
     this.sessions.delete(sessionId);
   }
 }

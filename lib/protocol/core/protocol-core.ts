@@ -4,11 +4,10 @@ import { Context } from '../../context/context';
 import { serverCapabilities } from '../capabilities';
 import { WarningThrottle, type WarningRateLimit } from '../../core/diagnostics';
 import { ErrorCode } from '../../core/error-codes';
-import { tooManyRequests } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
 import { DEFAULT_MAX_JSON_DEPTH, failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
 import { LIST_CHANGED, Method, Notification } from '../../core/methods';
-import { LIFECYCLE_HANDLERS, type LifecycleMethod } from '../session-era/lifecycle.handlers';
+import { LIFECYCLE_HANDLERS, type LifecycleDeps, type LifecycleMethod } from '../session-era/lifecycle.handlers';
 import { SessionChannel, type ChannelHost } from '../session-era/session-channel';
 import { DEFAULT_SESSION_IDLE_MS, InMemorySessionStore, type SessionStore } from '../session/session-store';
 import type { SessionState } from '../session/session-state';
@@ -33,6 +32,8 @@ export interface ProtocolOptions {
   readonly requestTimeoutMs?: number;
   /** Requests one session may have running at once (default 100); more are refused with -32010. */
   readonly maxInFlightPerSession?: number;
+  /** Resources one session may be subscribed to at once (default 1,000); more are refused with -32602. */
+  readonly maxSubscriptionsPerSession?: number;
   /** Warnings a client can cause: at most this many lines of one kind per window (default 10 a minute). */
   readonly warningRateLimit?: WarningRateLimit;
   /** How deeply a message may nest (default `DEFAULT_MAX_JSON_DEPTH`, 100); deeper ones are refused with -32600. */
@@ -69,20 +70,23 @@ export class ProtocolCore implements ChannelHost {
   readonly maxJsonDepth: number;
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly requestTimeoutMs: number | undefined;
-  private readonly maxInFlight: number;
+  /** Requests one session may have running at once; a pipe in the stateless era is capped alike. */
+  readonly maxInFlightPerSession: number;
   private readonly clientWarnings: WarningThrottle;
   private readonly idleMs: number;
   private readonly maxSessions: number;
+  private readonly lifecycle: LifecycleDeps;
   private readonly unsubscribe: () => void;
 
   constructor(readonly server: ServedApplication, options: ProtocolOptions = {}) {
     this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
-    this.maxInFlight = options.maxInFlightPerSession ?? 100;
+    this.maxInFlightPerSession = options.maxInFlightPerSession ?? 100;
     this.clientWarnings = new WarningThrottle(server.diagnostics, options.warningRateLimit);
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.maxSessions = options.maxSessions ?? 10_000;
+    this.lifecycle = { resources: server.router, maxSubscriptions: options.maxSubscriptionsPerSession ?? 1000 };
     this.stateless = new StatelessEra(server, this.listeners, (uri) => this.resourceUpdated(uri), {
       ...options.stateless,
       cache: { ...DEFAULT_CACHE, listsArePrivate: server.filtersByPrincipal, ...options.stateless?.cache },
@@ -150,7 +154,8 @@ export class ProtocolCore implements ChannelHost {
     }
     // A request that never returns holds its handler, its params and what it waits for: a client
     // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
-    if (this.inFlight.count(state.id) >= this.maxInFlight) return failure(message.id, tooManyRequests(this.maxInFlight));
+    const refused = this.inFlight.refusal(state.id, message.id, this.maxInFlightPerSession);
+    if (refused) return failure(message.id, refused);
     const controller = this.inFlight.start(state.id, message.id, cancellation);
     try {
       const ctx = this.contextFor(state, message, exchange, controller);
@@ -267,7 +272,7 @@ export class ProtocolCore implements ChannelHost {
   /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
   private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange): Promise<JsonRpcResponse> {
     const outcome = await this.server.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange), async (params) => {
-      const { result, changed } = await lifecycle.handle(params, state, this.server.router);
+      const { result, changed } = await lifecycle.handle(params, state, this.lifecycle);
       if (changed) await this.sessions.save(state);
       return result;
     });

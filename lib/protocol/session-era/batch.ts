@@ -53,7 +53,6 @@ export async function admitBatch(
   state: SessionState,
   items: readonly Classified[],
   exchange: Exchange,
-  onUnmatchedResponse: () => void,
 ): Promise<AdmittedBatch> {
   const errors: JsonRpcResponse[] = [];
   const slots: Slot[] = [];
@@ -61,9 +60,9 @@ export async function admitBatch(
   for (const item of items) {
     if (item.kind === 'invalid') errors.push(failure(item.id, item.error));
     else if (item.kind === 'notification') await core.notification(state, item.message);
-    else if (item.kind === 'response') {
-      if (!core.response(state, item.message)) onUnmatchedResponse();
-    } else {
+    // One that matches no request is warned about by the core, within the client-warning limit.
+    else if (item.kind === 'response') core.response(state, item.message);
+    else {
       const { message } = item;
       const slot: Slot = { id: message.id, cancellation: new Cancellation() };
       slots.push(slot);

@@ -11,8 +11,15 @@ export interface ResourceAccess {
   canRead(uri: string, principal: unknown): boolean;
 }
 
+/** What the lifecycle methods need besides the session: the router's resource rules, and the session limits. */
+export interface LifecycleDeps {
+  readonly resources: ResourceAccess;
+  /** Resources one session may be subscribed to at once (`maxSubscriptionsPerSession`). */
+  readonly maxSubscriptions: number;
+}
+
 /** A session-era method that reads or changes the session itself rather than the router. */
-export type LifecycleHandler = (params: JsonObject, state: SessionState, resources: ResourceAccess) => Promise<{ result: JsonObject; changed: boolean }>;
+export type LifecycleHandler = (params: JsonObject, state: SessionState, deps: LifecycleDeps) => Promise<{ result: JsonObject; changed: boolean }>;
 
 /** One lifecycle method: what the operation pipeline calls it, and what it does. */
 export interface LifecycleMethod {
@@ -36,15 +43,19 @@ export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleMethod> = new Map<
     state.logLevel = params.level as LoggingLevel;
     return { result: EMPTY, changed: true };
   }),
-  lifecycle(Method.ResourcesSubscribe, 'subscription', async (params, state, resources) => {
+  lifecycle(Method.ResourcesSubscribe, 'subscription', async (params, state, { resources, maxSubscriptions }) => {
     const uri = resources.resourceUri(params);
     // Hidden means unknown here too: subscribing answers as `resources/read` would.
     if (!resources.canRead(uri, state.principal)) throw resourceNotFound(uri);
     if (state.subscriptions.includes(uri)) return { result: EMPTY, changed: false };
+    // A template matches endless URIs: without a cap, a session could hold any number of them.
+    if (state.subscriptions.length >= maxSubscriptions) {
+      throw ProtocolError.invalidParams(`Too many subscriptions: this session already has ${maxSubscriptions}; unsubscribe from one first`, { maxSubscriptionsPerSession: maxSubscriptions });
+    }
     state.subscriptions = [...state.subscriptions, uri];
     return { result: EMPTY, changed: true };
   }),
-  lifecycle(Method.ResourcesUnsubscribe, 'subscription', async (params, state, resources) => {
+  lifecycle(Method.ResourcesUnsubscribe, 'subscription', async (params, state, { resources }) => {
     const uri = resources.resourceUri(params);
     const before = state.subscriptions.length;
     state.subscriptions = state.subscriptions.filter((s) => s !== uri);

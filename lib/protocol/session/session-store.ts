@@ -12,7 +12,7 @@ export interface SessionStore {
   touch(id: string): Promise<void>;
   /** Ids of sessions subscribed to `uri`. */
   subscribers(uri: string): Promise<string[]>;
-  /** How many sessions the store holds (`maxSessions` is checked against it). */
+  /** How many live sessions the store holds, expired ones not counted (`maxSessions` is checked against it). */
   count(): Promise<number>;
   /** Stops background work (expiry timers). */
   close(): Promise<void>;
@@ -71,7 +71,9 @@ export class InMemorySessionStore implements SessionStore {
     return ids;
   }
 
+  /** Sessions idle past `idleMs` are expired first: they are gone for their clients, so they take no slot. */
   async count(): Promise<number> {
+    this.sweep();
     return this.sessions.size;
   }
 

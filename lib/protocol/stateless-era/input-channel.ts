@@ -4,7 +4,7 @@ import { ErrorCode } from '../../core/error-codes';
 import { InputRequiredSignal, ProtocolError } from '../../core/errors';
 import { notification } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
-import { rootsResultProblem } from '../../core/roots-result';
+import { clientResultProblem } from '../../core/client-results';
 import type { JsonObject, LoggingLevel } from '../../core/wire.types';
 
 /** Short, stable key prefixes for input requests, by method. */
@@ -12,13 +12,6 @@ const KEY_PREFIX: Readonly<Record<string, string>> = Object.freeze({
   [Method.ElicitationCreate]: 'elicit',
   [Method.SamplingCreateMessage]: 'sample',
   [Method.RootsList]: 'roots',
-});
-
-/** What is wrong with a client's answer, if its shape is not what its request calls for. */
-const ANSWER_PROBLEMS: Readonly<Record<string, (answer: JsonObject) => string | undefined>> = Object.freeze({
-  [Method.ElicitationCreate]: (a) => (a.action === 'accept' || a.action === 'decline' || a.action === 'cancel' ? undefined : '"action" must be accept, decline or cancel'),
-  [Method.SamplingCreateMessage]: (a) => (typeof a.role === 'string' && typeof a.content === 'object' && a.content !== null ? undefined : 'it needs a "role" and a "content" object'),
-  [Method.RootsList]: rootsResultProblem,
 });
 
 export interface InputRequest {
@@ -64,7 +57,7 @@ export class InputChannel implements ClientChannel {
       throw new InputRequiredSignal();
     }
     // A malformed answer arrives in the params of the client's own request: invalid params.
-    const problem = typeof answer !== 'object' || answer === null || Array.isArray(answer) ? 'it must be an object' : ANSWER_PROBLEMS[method]?.(answer as JsonObject);
+    const problem = typeof answer !== 'object' || answer === null || Array.isArray(answer) ? 'it must be an object' : clientResultProblem(method, answer as JsonObject);
     if (problem) throw ProtocolError.invalidParams(`inputResponses["${key}"] is not a valid ${method} result: ${problem}`);
     this.used[key] = answer;
     return answer as JsonObject;

@@ -1,8 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import { isRequestId, type RequestId } from '../../core/jsonrpc';
 
 export type BodyFailure = 'too_large' | 'aborted' | 'timeout' | 'consumed' | 'unreadable';
 
-export type BodyOutcome = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: BodyFailure };
+/** The body as JSON text, or why there is none; `id` is the request's, when a parsed value that cannot be read back names one. */
+export type BodyOutcome =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly reason: BodyFailure; readonly id?: RequestId | null };
 
 export interface BodyLimits {
   /** Largest body, in bytes (of its JSON text, for a body a parser already read). */
@@ -34,30 +38,37 @@ export function readBody(req: IncomingMessage, supplied: unknown, limits: BodyLi
 }
 
 /**
- * What a parser can leave: JSON text, its bytes, or the parsed value. A function is none of them:
- * Express passes `next` third when the handler is mounted directly.
+ * What a parser can leave: JSON text, its bytes, or the parsed value, which may be any JSON value
+ * (Fastify parses a body of `null` or `5` as such). `undefined` is no body; a function is none
+ * either: Express passes `next` third when the handler is mounted directly.
  */
-function isBody(value: unknown): value is string | Uint8Array | object {
-  return typeof value === 'string' || (typeof value === 'object' && value !== null);
+function isBody(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function';
 }
 
-function textOf(value: string | Uint8Array | object, maxBytes: number): BodyOutcome {
+function textOf(value: unknown, maxBytes: number): BodyOutcome {
   let text: string;
   if (typeof value === 'string') text = value;
   else if (value instanceof Uint8Array) {
     if (value.byteLength > maxBytes) return { ok: false, reason: 'too_large' };
     text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
   } else {
-    // A parsed value goes back to text for the same checks as raw bytes; a circular or too
-    // deeply nested one cannot.
+    // A parsed value goes back to text for the same checks as raw bytes. A circular or far too
+    // deeply nested one cannot; it is refused, with the request's id when it names one, as the
+    // raw bytes of a message nested too deeply are.
     const json = stringified(value);
-    if (json === undefined) return { ok: false, reason: 'unreadable' };
+    if (json === undefined) return { ok: false, reason: 'unreadable', id: topLevelId(value) };
     text = json;
   }
   return Buffer.byteLength(text) > maxBytes ? { ok: false, reason: 'too_large' } : { ok: true, text };
 }
 
-function stringified(value: object): string | undefined {
+function topLevelId(value: unknown): RequestId | null {
+  const id = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
+  return isRequestId(id) ? id : null;
+}
+
+function stringified(value: unknown): string | undefined {
   try {
     const json: unknown = JSON.stringify(value);
     return typeof json === 'string' ? json : undefined;

@@ -82,8 +82,8 @@ const BODY_REFUSALS: Readonly<Record<Exclude<BodyFailure, 'aborted'>, (limits: B
   unreadable: () => ({ status: 400, error: refusals.unreadableBody(), close: false }),
 });
 
-export function refuseBody(res: ServerResponse, failure: BodyFailure, limits: BodyLimits, headers: Readonly<Record<string, string>>): void {
+export function refuseBody(res: ServerResponse, failure: BodyFailure, limits: BodyLimits, headers: Readonly<Record<string, string>>, id: RequestId | null = null): void {
   if (failure === 'aborted') return;
   const { status, error, close } = BODY_REFUSALS[failure](limits);
-  replyError(res, status, error, close ? { ...headers, connection: 'close' } : headers);
+  replyError(res, status, error, close ? { ...headers, connection: 'close' } : headers, id);
 }

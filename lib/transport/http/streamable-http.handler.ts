@@ -171,7 +171,7 @@ export class StreamableHttpHandler implements StreamFactory {
     }
     if (!isJsonContent(req)) return replyError(res, 415, refusals.unsupportedMediaType(), cors);
     const body = await readBody(req, parsedBody, this.bodyLimits);
-    if (!body.ok) return refuseBody(res, body.reason, this.bodyLimits, cors);
+    if (!body.ok) return refuseBody(res, body.reason, this.bodyLimits, cors, body.id);
     const parsed = parseJson(body.text);
     if (!parsed.ok) return replyError(res, 400, PARSE_ERROR, cors);
     if (Array.isArray(parsed.value)) return this.batch(req, res, parsed.value, principal, cors);
@@ -233,9 +233,7 @@ export class StreamableHttpHandler implements StreamFactory {
     let batch: AdmittedBatch;
     let responses: JsonRpcResponse[];
     try {
-      batch = await admitBatch(this.core, state, items, exchange, () => {
-        this.core.server.diagnostics.warn(`session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
-      });
+      batch = await admitBatch(this.core, state, items, exchange);
       call.admitted(batch);
       responses = await batch.answers;
     } finally {

@@ -118,9 +118,10 @@ export function paramsFor(method: string, stateless: boolean): fc.Arbitrary<unkn
   );
 }
 
-/** A JSON-RPC id as clients get it wrong: fine, or of a type the spec forbids. */
+/** A JSON-RPC id as clients get it wrong: fine, reused (perhaps by a request still running), or of a type the spec forbids. */
 export const hostileId: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.constant('fresh') },
+  { weight: 1, arbitrary: fc.constantFrom(7, 'again') },
   { weight: 1, arbitrary: fc.constantFrom(null, true, 1.5, [], {}, Number.MAX_SAFE_INTEGER + 2) },
 );
 

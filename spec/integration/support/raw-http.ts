@@ -33,9 +33,9 @@ export const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 
-/** Opens a session with raw requests; returns its id. */
-export async function openSession(url: string, headers: Record<string, string> = {}): Promise<string> {
-  const init = await post(url, INITIALIZE, headers);
+/** Opens a session with raw requests (at `protocolVersion`, default 2025-11-25); returns its id. */
+export async function openSession(url: string, headers: Record<string, string> = {}, protocolVersion = INITIALIZE.params.protocolVersion): Promise<string> {
+  const init = await post(url, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion } }, headers);
   const id = init.headers.get('mcp-session-id');
   if (init.status !== 200 || !id) throw new Error(`initialize failed: ${init.status} ${init.text}`);
   await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...headers, 'mcp-session-id': id });
