@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { SILENT_DIAGNOSTICS, StdioTransport, type PhantomServer } from '../../lib';
+import { StdioTransport, type Diagnostics, type PhantomServer } from '../../lib';
 import { connectHttp } from './support/sdk-clients';
 import { everythingServer } from './support/everything.fixture';
 import { body, hostileString } from './support/hostile-input.arbitraries';
@@ -16,8 +16,9 @@ import { MCP_ACCEPT, openSession } from './support/raw-http';
 /**
  * Property-based: whatever a client sends, over HTTP or stdio, every request gets exactly one
  * answer carrying its id (or the documented HTTP status), the process stays up, memory stays
- * bounded, and the next good request is served. Bounded in count; `FUZZ_SEED=n` replays a run
- * (fast-check prints the seed and the shrunk counterexample when a property fails).
+ * bounded, nothing is reported as a failure of the server, and the next good request is served.
+ * Bounded in count; `FUZZ_SEED=n` replays a run (fast-check prints the seed and the shrunk
+ * counterexample when a property fails).
  */
 
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -25,6 +26,19 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 /** Every status the README documents for HTTP; a 500 means the server failed on client input. */
 const DOCUMENTED_STATUSES = new Set([200, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 413, 415, 431, 503]);
+
+/**
+ * Diagnostics that keep what the framework reports as its own failure: whatever a client sends,
+ * nothing in the server may fail on it (warnings, which a client can cause, are allowed).
+ */
+function failuresKept(): { diagnostics: Diagnostics; failures: string[] } {
+  const failures: string[] = [];
+  const diagnostics: Diagnostics = {
+    error: (message, error) => { failures.push(`${message}: ${error instanceof Error ? error.stack : String(error)}`); },
+    warn: () => {},
+  };
+  return { diagnostics, failures };
+}
 
 /** Long enough that only a hang misses it; streams that legitimately stay open are cut there. */
 const ANSWER_DEADLINE_MS = 5000;
@@ -192,6 +206,7 @@ describe('hostile input (property-based)', function () {
 
   for (const target of HTTP_TARGETS) describe(`over Streamable HTTP, mounted by ${target.name}`, () => {
     let server: PhantomServer;
+    const reported = failuresKept();
     let listener: { url: string; close: () => Promise<void> };
     let url: URL;
     /** Open sessions, one per revision in VERSIONS (2025-03-26 takes batches, the others refuse them). */
@@ -199,7 +214,7 @@ describe('hostile input (property-based)', function () {
     const VERSIONS = ['2025-03-26', '2025-11-25', '2025-06-18'];
 
     before(async () => {
-      server = everythingServer({ requestTimeoutMs: 200, diagnostics: SILENT_DIAGNOSTICS });
+      server = everythingServer({ requestTimeoutMs: 200, diagnostics: reported.diagnostics });
       listener = await target.serve(server);
       url = new URL(listener.url);
       for (const version of VERSIONS) sessions.push(await openSession(listener.url, {}, version));
@@ -269,11 +284,13 @@ describe('hostile input (property-based)', function () {
       expect(await client.callTool({ name: 'echo', arguments: { text: 'still here' } })).to.deep.equal({ content: [{ type: 'text', text: 'still here' }] });
       await client.close();
       expect(heapAfterGc() - heapBefore, 'heap growth after the run (bytes)').to.be.below(64 * 1024 * 1024);
+      expect(reported.failures, 'what the server reported as its own failure').to.deep.equal([]);
     });
   });
 
   describe('over stdio', () => {
     it('answers every request line once, with its id, and keeps serving', async () => {
+      const reported = failuresKept();
       const heapBefore = heapAfterGc();
       const initialize = (protocolVersion: string) => JSON.stringify({ jsonrpc: '2.0', id: 'fresh', method: 'initialize', params: { protocolVersion, capabilities: { elicitation: {}, sampling: {}, roots: {} }, clientInfo: { name: 'fuzz', version: '1' } } });
       const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -283,7 +300,7 @@ describe('hostile input (property-based)', function () {
       const aPipe = fc.boolean().chain((stateless) => fc.tuple(handshake, fc.array(body(stateless), { minLength: 1, maxLength: 12 })))
         .map(([version, rest]) => (version ? [initialize(version), initialized, ...rest] : rest));
       await holds(fc.asyncProperty(aPipe, async (lines) => {
-        const server = everythingServer({ requestTimeoutMs: 200, diagnostics: SILENT_DIAGNOSTICS });
+        const server = everythingServer({ requestTimeoutMs: 200, diagnostics: reported.diagnostics });
         const input = new PassThrough();
         const output = new PassThrough();
         const answers: unknown[] = [];
@@ -324,6 +341,7 @@ describe('hostile input (property-based)', function () {
         for (const id of required) expect(answered(id), `${where}: an answer to request ${id}`).to.equal(true);
       }), { numRuns: Math.ceil(RUNS / 3), seed: SEED, endOnFailure: true });
       expect(heapAfterGc() - heapBefore, 'heap growth after the run (bytes)').to.be.below(64 * 1024 * 1024);
+      expect(reported.failures, 'what the server reported as its own failure').to.deep.equal([]);
     });
   });
 });
