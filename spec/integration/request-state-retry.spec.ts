@@ -9,6 +9,16 @@ class Colour {
   @Field({ title: 'Colour' }) @IsString() colour!: string;
 }
 
+/** Names its inputs after members every plain object has. */
+class Keyed {
+  @Tool({ description: 'Asks for two colours under keys named like Object.prototype members' })
+  async pair(_args: object, ctx: Context) {
+    const [first, second] = await Promise.all([ctx.elicit(Colour, { key: 'constructor' }), ctx.elicit(Colour, { key: 'toString' })]);
+    if (first.action !== 'accept' || second.action !== 'accept') return 'declined';
+    return `${first.content.colour} and ${second.content.colour}`;
+  }
+}
+
 class Painter {
   painted = 0;
 
@@ -46,6 +56,33 @@ describe('requestState (stateless era)', () => {
       expect(once.body.result.content).to.deep.equal([{ type: 'text', text: 'painted teal' }]);
       expect(twice.body.result.content).to.deep.equal([{ type: 'text', text: 'painted teal' }]);
       expect(server.container.resolve(Painter).painted).to.equal(2);
+    });
+  });
+});
+
+describe('input keys a handler names (stateless era)', () => {
+  let server: PhantomServer;
+  let listener: HttpListener;
+
+  before(async () => {
+    server = new PhantomServer({ name: 'k', version: '1', providers: [Keyed], diagnostics: SILENT_DIAGNOSTICS });
+    listener = await server.listen({ port: 0 });
+  });
+
+  after(async () => {
+    await listener.close();
+    await server.close();
+  });
+
+  context('when a key is named like a member of Object.prototype (constructor, toString)', () => {
+    it('asks the client for it, instead of taking the inherited member for its answer, and takes the answer on the retry', async () => {
+      const elicit = { elicitation: {} };
+      const first = await call(listener.url, 'tools/call', { _meta: meta(elicit), name: 'pair' });
+      expect(first.body.result?.resultType).to.equal('input_required');
+      expect(Object.keys(first.body.result.inputRequests)).to.deep.equal(['constructor', 'toString']);
+      const inputResponses = { constructor: { action: 'accept', content: { colour: 'teal' } }, toString: { action: 'accept', content: { colour: 'ochre' } } };
+      const retry = await call(listener.url, 'tools/call', { _meta: meta(elicit), name: 'pair', inputResponses, requestState: first.body.result.requestState });
+      expect(retry.body.result.content).to.deep.equal([{ type: 'text', text: 'teal and ochre' }]);
     });
   });
 });

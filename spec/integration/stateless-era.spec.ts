@@ -52,6 +52,7 @@ describe('stateless era (2026-07-28) over HTTP', () => {
       ['an unsupported version', () => call(url, 'tools/list', { _meta: meta({}, { 'io.modelcontextprotocol/protocolVersion': 'v999' }) }, { 'mcp-protocol-version': 'v999' }), 400, -32022],
       ['a session-era method', () => call(url, 'ping', { _meta: meta() }), 404, -32601],
       ['initialize', () => call(url, 'initialize', { _meta: meta() }), 404, -32601],
+      ['a method named like an Object.prototype member', () => call(url, 'toString', { _meta: meta() }), 404, -32601],
       ['a missing client capability', () => call(url, 'tools/call', { _meta: meta(), name: 'ask' }), 400, -32021],
     ];
     for (const [name, send, status, code] of cases) {

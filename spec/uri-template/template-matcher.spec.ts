@@ -164,12 +164,16 @@ describe('TemplateMatcher', () => {
     });
 
     context('when a value holds a reserved character raw', () => {
-      const matcher = matcherOf('test://template/{id}/data', 'seg://s{/p}', 'f://{name}{.ext}');
+      const matcher = matcherOf('test://template/{id}/data', 'seg://s{/p}', 'f://{name}{.ext}', 'm://v{;y}');
 
-      it('does not match: {var}, {/var} and {.var} expansions percent-encode it', () => {
-        for (const uri of ['test://template/a:b/data', 'test://template/a;b/data', 'test://template/a=b/data', 'test://template/a@b/data', 'seg://s/a&b', 'f://a.b+c']) {
+      it('does not match: {var}, {/var}, {.var} and {;var} expansions percent-encode it', () => {
+        for (const uri of ['test://template/a:b/data', 'test://template/a;b/data', 'test://template/a=b/data', 'test://template/a@b/data', 'seg://s/a&b', 'f://a.b+c', 'm://v;y=a&b', 'm://v;y=a:b']) {
           expect(matcher.match(uri), uri).to.equal(undefined);
         }
+      });
+
+      it('still binds a {;var} parameter whose value is encoded', () => {
+        expect(resolve(matcher, 'm://v;y=a%26b')).to.deep.equal(['m://v{;y}', { y: 'a&b' }]);
       });
 
       it('still matches the characters encodeURIComponent leaves as they are', () => {

@@ -28,8 +28,11 @@ export interface InputRequest {
 export class InputChannel implements ClientChannel {
   /** What the handler asked for that the request did not carry, by key. */
   readonly inputRequests = new Map<string, InputRequest>();
-  /** The answers the handler consumed, by key: sealed into the next `requestState`. */
-  readonly used: JsonObject = {};
+  /**
+   * The answers the handler consumed, by key: sealed into the next `requestState`. Keys are the
+   * handler's to name, so no prototype: a key such as `__proto__` is an ordinary entry.
+   */
+  readonly used: JsonObject = Object.create(null) as JsonObject;
   private asked = 0;
 
   constructor(
@@ -51,7 +54,8 @@ export class InputChannel implements ClientChannel {
     if (!this.allowsInput) {
       throw new ProtocolError(ErrorCode.InternalError, `${method} cannot be requested while answering this method`);
     }
-    const answer = this.answers[key];
+    // Own entries only: a key named `constructor` or `toString` must not find Object.prototype's.
+    const answer = Object.hasOwn(this.answers, key) ? this.answers[key] : undefined;
     if (answer === undefined) {
       this.inputRequests.set(key, { method, params });
       throw new InputRequiredSignal();

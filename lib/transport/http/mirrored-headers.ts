@@ -49,7 +49,8 @@ export function checkMirroredHeaders(req: IncomingMessage, message: JsonRpcReque
   const method = header(req, 'mcp-method');
   if (method === undefined) return mismatch('Mcp-Method header is required');
   if (method.trim() !== message.method) return mismatch(`Mcp-Method "${method}" does not match the body method "${message.method}"`);
-  const source = NAME_SOURCE[message.method];
+  // The method is the client's: own entries only, so `toString` is no method that carries a name.
+  const source = Object.hasOwn(NAME_SOURCE, message.method) ? NAME_SOURCE[message.method] : undefined;
   if (!source) return undefined;
   const params = message.params ?? {};
   const rawName = header(req, 'mcp-name');
