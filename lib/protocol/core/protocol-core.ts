@@ -114,7 +114,6 @@ export class ProtocolCore implements ChannelHost {
       initialized: false,
       subscriptions: [],
       principal,
-      assigns: {},
       createdAt: now,
       lastActiveAt: now,
     };

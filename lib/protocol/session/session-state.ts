@@ -17,8 +17,6 @@ export interface SessionState {
   subscriptions: string[];
   /** What the authentication hook attached when the session was created. */
   readonly principal?: unknown;
-  /** Free for the application: data that should live as long as the session. */
-  assigns: Record<string, unknown>;
   readonly createdAt: number;
   lastActiveAt: number;
 }

@@ -18,7 +18,7 @@ import { readBody, type BodyLimits } from './body-reader';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import { HTTP_DEFAULTS, type AuthDecision, type HttpOptions } from './http-options';
 import { refusedInitializeStatus, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
-import { PostExchange, type StreamFactory } from './post-exchange';
+import { PostExchange } from './post-exchange';
 import { accepts, header, hostAllowed, isJsonContent, originAllowed, repeatedHeader } from './request-guards';
 import { SSE_HEADERS, SseStream } from './sse-stream';
 
@@ -42,8 +42,7 @@ type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, head
  * app.use(express.json());
  * app.all('/mcp', handler.handle);
  */
-export class StreamableHttpHandler implements StreamFactory {
-  readonly responseHeaders: Readonly<Record<string, string>> = Object.freeze({});
+export class StreamableHttpHandler {
   private readonly events: EventStore;
   private readonly live = new Map<string, SseStream>();
   private readonly standalone = new Map<string, SseStream>();
@@ -137,7 +136,7 @@ export class StreamableHttpHandler implements StreamFactory {
     await this.listens.settled(this.shutdownTimeoutMs);
   }
 
-  /** A new SSE stream of a session (StreamFactory). */
+  /** A new SSE stream of a session (what a POST exchange opens when it switches to SSE). */
   open(sessionId: string): SseStream {
     this.streamCounter += 1;
     const stream = new SseStream(`${sessionId}-${this.streamCounter}`, this.events, this.retryMs);
