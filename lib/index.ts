@@ -45,7 +45,8 @@ export { StreamableHttpHandler } from './transport/http/streamable-http.handler'
 export type { HttpOptions, ListenOptions, Authenticate, AuthDecision, AuthRequest } from './transport/http/http-options';
 export type { HttpListener } from './transport/http/http-listener';
 export { InMemoryEventStore, type EventStore } from './transport/http/event-store';
-export { InMemorySessionStore, type SessionStore } from './protocol/session/session-store';
+export { InMemorySessionStore, type InMemorySessionStoreOptions, type SessionChange, type SessionStore } from './protocol/session/session-store';
+export { InProcessSessionBus, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/events/session-bus';
 export type { SessionState } from './protocol/session/session-state';
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';

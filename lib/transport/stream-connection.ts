@@ -27,7 +27,8 @@ export interface StreamConnectionOptions {
  * share the pipe.
  */
 export class StreamConnection {
-  private state?: SessionState;
+  /** The pipe's session, once `initialize` made it; loaded per message, since updates replace it in the store. */
+  private sessionId?: string;
   private closed = false;
   private ending = false;
   private stateless = false;
@@ -80,13 +81,19 @@ export class StreamConnection {
     invalid: ({ id, error }) => this.send(failure(id, error)),
     request: ({ message }) => this.request(message),
     notification: async ({ message }) => {
-      if (this.state) await this.core.notification(this.state, message);
+      const state = await this.session();
+      if (state) await this.core.notification(state, message);
       else if (message.method === Notification.Cancelled) this.statelessRuns.get(idKey(message.params?.requestId))?.cancellation.cancel('cancelled by the client');
     },
-    response: ({ message }) => {
-      if (this.state) this.core.response(this.state, message);
+    response: async ({ message }) => {
+      const state = await this.session();
+      if (state) this.core.response(state, message);
     },
   };
+
+  private async session(): Promise<SessionState | undefined> {
+    return this.sessionId === undefined ? undefined : this.core.sessions.load(this.sessionId);
+  }
 
   private async receive(value: unknown): Promise<void> {
     if (Array.isArray(value)) return this.batch(value);
@@ -95,7 +102,7 @@ export class StreamConnection {
 
   /** A line holding a JSON-RPC batch: answered with one line holding the array of its responses. */
   private async batch(values: unknown[]): Promise<void> {
-    const state = this.state;
+    const state = await this.session();
     if (!state || !allowsBatches(state.protocolVersion)) return this.send(failure(null, batchRefusal(state?.protocolVersion)));
     if (values.length === 0) return this.send(failure(null, EMPTY_BATCH));
     const items = classifyBatch(values, this.core.maxJsonDepth);
@@ -110,12 +117,18 @@ export class StreamConnection {
 
   private async request(message: JsonRpcRequest): Promise<void> {
     if (this.refusing) return this.send(failure(message.id, SHUTDOWN_ERRORS.refused));
-    if (message.method === Method.Initialize && !this.state && !this.stateless) {
+    let current: SessionState | undefined;
+    try {
+      current = await this.session();
+    } catch (error) {
+      return this.failed(message, error);
+    }
+    if (message.method === Method.Initialize && this.sessionId === undefined && !this.stateless) {
       const initialized = await this.core.initialize(message, this.principal).catch((error: unknown) => this.failed(message, error));
       if (!initialized) return;
       const { state, response } = initialized;
       if (state) {
-        this.state = state;
+        this.sessionId = state.id;
         const detach = this.core.attachStandalone(state.id, (m) => this.send(m));
         const release = this.core.keepAlive(state.id);
         this.detach = () => { detach(); release(); };
@@ -123,17 +136,17 @@ export class StreamConnection {
       return this.send(response);
     }
     // The era is decided by the first request: `_meta` with a version means 2026-07-28 for good.
-    if (!this.state && (this.stateless || carriesRequestMeta(message.params))) {
+    if (this.sessionId === undefined && (this.stateless || carriesRequestMeta(message.params))) {
       this.stateless = true;
       return this.statelessRequest(message);
     }
-    if (!this.state) {
+    if (!current) {
       if (message.method === Method.Ping) return this.send(success(message.id, {}));
       return this.send(failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is not initialised; send initialize first' }));
     }
     const call = new PipeRequest(message.id);
     this.calls.add(call);
-    void this.core.request(this.state, message, this.exchange, call.cancellation)
+    void this.core.request(current, message, this.exchange, call.cancellation)
       .then((response) => { if (response && call.answerable) this.send(response); })
       .catch((error) => { if (call.answerable) this.failed(message, error); })
       .finally(() => this.calls.delete(call));
@@ -216,7 +229,7 @@ export class StreamConnection {
     this.closed = true;
     for (const run of this.statelessRuns.values()) run.cancellation.cancel('the pipe closed');
     this.detach?.();
-    if (this.state) await this.core.endSession(this.state.id);
+    if (this.sessionId !== undefined) await this.core.endSession(this.sessionId);
     await this.transport.close();
     this.resolveClosed();
   }

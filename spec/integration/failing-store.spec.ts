@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { InMemorySessionStore, PhantomServer, SILENT_DIAGNOSTICS, type HttpListener, type SessionState } from '../../lib';
+import { InMemorySessionStore, PhantomServer, SILENT_DIAGNOSTICS, type HttpListener, type SessionChange, type SessionState } from '../../lib';
 import { INITIALIZE, openSession, post } from './support/raw-http';
 
 /** A session store that starts failing when told to (a database that went away). */
@@ -9,6 +9,11 @@ class FlakyStore extends InMemorySessionStore {
   override async save(state: SessionState): Promise<void> {
     if (this.down) throw new Error('store down');
     return super.save(state);
+  }
+
+  override async update(id: string, change: SessionChange): Promise<SessionState | undefined> {
+    if (this.down) throw new Error('store down');
+    return super.update(id, change);
   }
 }
 

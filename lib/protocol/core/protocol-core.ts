@@ -77,9 +77,12 @@ export class ProtocolCore implements ChannelHost {
   private readonly maxSessions: number;
   private readonly lifecycle: LifecycleDeps;
   private readonly unsubscribe: () => void;
+  private readonly stopExpiry: () => void;
 
   constructor(readonly server: ServedApplication, options: ProtocolOptions = {}) {
-    this.sessions = options.sessionStore ?? new InMemorySessionStore(options.sessionIdleMs, (id) => this.forget(id), (id) => this.inFlight.busy(id));
+    this.sessions = options.sessionStore ?? new InMemorySessionStore({ idleMs: options.sessionIdleMs, isBusy: (id) => this.inFlight.busy(id) });
+    // Whatever the store, a session that expires takes its requests, waiters and streams with it.
+    this.stopExpiry = this.sessions.onExpired((id) => this.forget(id));
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.maxInFlightPerSession = options.maxInFlightPerSession ?? 100;
     this.clientWarnings = new WarningThrottle(server.diagnostics, options.warningRateLimit);
@@ -169,8 +172,7 @@ export class ProtocolCore implements ChannelHost {
   /** Handles a client notification: initialised, cancelled, roots changed. Never answered. */
   async notification(state: SessionState, message: JsonRpcNotification): Promise<void> {
     if (message.method === Notification.Initialized && !state.initialized) {
-      state.initialized = true;
-      await this.sessions.save(state);
+      await this.sessions.update(state.id, (current) => current.initialized ? undefined : { ...current, initialized: true });
     } else if (message.method === Notification.Cancelled) {
       this.inFlight.cancel(state.id, message.params?.requestId, message.params?.reason);
     }
@@ -259,6 +261,7 @@ export class ProtocolCore implements ChannelHost {
 
   async close(): Promise<void> {
     this.unsubscribe();
+    this.stopExpiry();
     this.listeners.closeAll();
     await this.sessions.close();
   }
@@ -271,8 +274,9 @@ export class ProtocolCore implements ChannelHost {
   /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
   private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange): Promise<JsonRpcResponse> {
     const outcome = await this.server.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange), async (params) => {
-      const { result, changed } = await lifecycle.handle(params, state, this.lifecycle);
-      if (changed) await this.sessions.save(state);
+      const { result, change } = await lifecycle.handle(params, state, this.lifecycle);
+      // A session that ended meanwhile stays ended: an update never brings it back.
+      if (change) await this.sessions.update(state.id, change);
       return result;
     });
     return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);

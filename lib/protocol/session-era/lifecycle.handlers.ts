@@ -3,6 +3,7 @@ import { ProtocolError } from '../../core/errors';
 import { Method } from '../../core/methods';
 import type { OperationInfo } from '../../router/router';
 import type { SessionState } from '../session/session-state';
+import type { SessionChange } from '../session/session-store';
 import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../../core/wire.types';
 
 /** What the lifecycle methods ask of the router: a checked URI, and whether a caller may know it. */
@@ -18,8 +19,12 @@ export interface LifecycleDeps {
   readonly maxSubscriptions: number;
 }
 
-/** A session-era method that reads or changes the session itself rather than the router. */
-export type LifecycleHandler = (params: JsonObject, state: SessionState, deps: LifecycleDeps) => Promise<{ result: JsonObject; changed: boolean }>;
+/**
+ * A session-era method that reads or changes the session itself rather than the router. A change
+ * is returned, not made: the engine applies it atomically in the store, so two requests changing
+ * one session at once (on one node or on two) both count. A change may throw to refuse.
+ */
+export type LifecycleHandler = (params: JsonObject, state: Readonly<SessionState>, deps: LifecycleDeps) => Promise<{ result: JsonObject; change?: SessionChange }>;
 
 /** One lifecycle method: what the operation pipeline calls it, and what it does. */
 export interface LifecycleMethod {
@@ -35,30 +40,35 @@ function lifecycle(method: string, kind: OperationInfo['kind'], handle: Lifecycl
 
 /** Served through the operation pipeline (the server's guards and interceptors), like the router's methods. */
 export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleMethod> = new Map<string, LifecycleMethod>([
-  lifecycle(Method.Ping, 'protocol', async () => ({ result: EMPTY, changed: false })),
+  lifecycle(Method.Ping, 'protocol', async () => ({ result: EMPTY })),
   lifecycle(Method.LoggingSetLevel, 'protocol', async (params, state) => {
     if (!LOGGING_LEVELS.includes(params.level as LoggingLevel)) {
       throw ProtocolError.invalidParams(`"level" must be one of ${LOGGING_LEVELS.join(', ')}`);
     }
-    state.logLevel = params.level as LoggingLevel;
-    return { result: EMPTY, changed: true };
+    const level = params.level as LoggingLevel;
+    return { result: EMPTY, change: (current) => (current.logLevel === level ? undefined : { ...current, logLevel: level }) };
   }),
   lifecycle(Method.ResourcesSubscribe, 'subscription', async (params, state, { resources, maxSubscriptions }) => {
     const uri = resources.resourceUri(params);
     // Hidden means unknown here too: subscribing answers as `resources/read` would.
     if (!resources.canRead(uri, state.principal)) throw resourceNotFound(uri);
-    if (state.subscriptions.includes(uri)) return { result: EMPTY, changed: false };
-    // A template matches endless URIs: without a cap, a session could hold any number of them.
-    if (state.subscriptions.length >= maxSubscriptions) {
-      throw ProtocolError.invalidParams(`Too many subscriptions: this session already has ${maxSubscriptions}; unsubscribe from one first`, { maxSubscriptionsPerSession: maxSubscriptions });
-    }
-    state.subscriptions = [...state.subscriptions, uri];
-    return { result: EMPTY, changed: true };
+    return {
+      result: EMPTY,
+      change: (current) => {
+        if (current.subscriptions.includes(uri)) return undefined;
+        // A template matches endless URIs: without a cap, a session could hold any number of them.
+        if (current.subscriptions.length >= maxSubscriptions) {
+          throw ProtocolError.invalidParams(`Too many subscriptions: this session already has ${maxSubscriptions}; unsubscribe from one first`, { maxSubscriptionsPerSession: maxSubscriptions });
+        }
+        return { ...current, subscriptions: [...current.subscriptions, uri] };
+      },
+    };
   }),
-  lifecycle(Method.ResourcesUnsubscribe, 'subscription', async (params, state, { resources }) => {
+  lifecycle(Method.ResourcesUnsubscribe, 'subscription', async (params, _state, { resources }) => {
     const uri = resources.resourceUri(params);
-    const before = state.subscriptions.length;
-    state.subscriptions = state.subscriptions.filter((s) => s !== uri);
-    return { result: EMPTY, changed: state.subscriptions.length !== before };
+    return {
+      result: EMPTY,
+      change: (current) => (current.subscriptions.includes(uri) ? { ...current, subscriptions: current.subscriptions.filter((s) => s !== uri) } : undefined),
+    };
   }),
 ]);

@@ -1,12 +1,23 @@
 import type { SessionState } from './session-state';
 
 /**
- * Where sessions live. Callers change a loaded state only to `save` it right after, so a store
- * may hand out copies (Redis) or its own object (memory) without a difference anyone can see.
+ * A change to one session: given the current state, the next one (a new object), or `undefined`
+ * for no change. It must be synchronous and pure: a store shared between replicas may run it
+ * again on a fresher state when a concurrent update won the race.
+ */
+export type SessionChange = (current: Readonly<SessionState>) => SessionState | undefined;
+
+/**
+ * Where sessions live. Every change after creation goes through `update`, so that two requests
+ * of one session changing it at once (on one node or on two) never lose either change. A store
+ * may hand out copies (Redis) or its own objects (memory): callers never mutate what `load` gave.
  */
 export interface SessionStore {
   load(id: string): Promise<SessionState | undefined>;
+  /** Stores a new session (or replaces one whole). */
   save(state: SessionState): Promise<void>;
+  /** Applies `change` atomically; the state after it, or `undefined` when the session is gone. */
+  update(id: string, change: SessionChange): Promise<SessionState | undefined>;
   delete(id: string): Promise<boolean>;
   /** Marks the session active now, postponing its expiry. */
   touch(id: string): Promise<void>;
@@ -14,6 +25,12 @@ export interface SessionStore {
   subscribers(uri: string): Promise<string[]>;
   /** How many live sessions the store holds, expired ones not counted (`maxSessions` is checked against it). */
   count(): Promise<number>;
+  /**
+   * Hears each session that expired (idle past its lifetime) so that what a node holds of it (its
+   * requests, waiters, streams) ends too; returns how to stop. A store that expires sessions by
+   * itself (Redis TTLs) raises it from its keyspace events or when it finds one gone.
+   */
+  onExpired(listener: (id: string) => void): () => void;
   /** Stops background work (expiry timers). */
   close(): Promise<void>;
 }
@@ -21,21 +38,29 @@ export interface SessionStore {
 /** How long a session may sit idle before it expires, unless `sessionIdleMs` says otherwise: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
+export interface InMemorySessionStoreOptions {
+  /** Idle time after which a session expires (default `DEFAULT_SESSION_IDLE_MS`). */
+  readonly idleMs?: number;
+  /** A busy session (a request still running) never expires, however long the request takes. */
+  readonly isBusy?: (id: string) => boolean;
+}
+
 /**
  * The embedded default: sessions in a Map, dropped after `idleMs` without activity. `load` hands
- * out the stored object itself (no copy on the hot path); `save` stores a copy of what it is given.
+ * out the stored object itself (no copy on the hot path); `save` stores a copy of what it is
+ * given, and `update` replaces the stored object with the changed one.
  */
 export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionState>();
+  private readonly expiredListeners = new Set<(id: string) => void>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly idleMs: number;
+  private readonly isBusy: (id: string) => boolean;
 
-  constructor(
-    private readonly idleMs = DEFAULT_SESSION_IDLE_MS,
-    private readonly onExpire: (id: string) => void = () => {},
-    /** A busy session (a request still running) never expires, however long the request takes. */
-    private readonly isBusy: (id: string) => boolean = () => false,
-  ) {
-    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs, 60_000)));
+  constructor(options: InMemorySessionStoreOptions = {}) {
+    this.idleMs = options.idleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.isBusy = options.isBusy ?? (() => false);
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(this.idleMs, 60_000)));
     this.sweeper.unref();
   }
 
@@ -51,6 +76,16 @@ export class InMemorySessionStore implements SessionStore {
 
   async save(state: SessionState): Promise<void> {
     if (this.sessions.get(state.id) !== state) this.sessions.set(state.id, structuredClone(state));
+  }
+
+  async update(id: string, change: SessionChange): Promise<SessionState | undefined> {
+    const current = await this.load(id);
+    if (!current) return undefined;
+    const next = change(current);
+    if (next === undefined) return current;
+    if (next.id !== id) throw new Error(`A session change may not change its id (${id} became ${next.id})`);
+    this.sessions.set(id, next);
+    return next;
   }
 
   async delete(id: string): Promise<boolean> {
@@ -77,6 +112,11 @@ export class InMemorySessionStore implements SessionStore {
     return this.sessions.size;
   }
 
+  onExpired(listener: (id: string) => void): () => void {
+    this.expiredListeners.add(listener);
+    return () => this.expiredListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
   }
@@ -96,6 +136,6 @@ export class InMemorySessionStore implements SessionStore {
 
   private expire(id: string): void {
     this.sessions.delete(id);
-    this.onExpire(id);
+    for (const listener of [...this.expiredListeners]) listener(id);
   }
 }
