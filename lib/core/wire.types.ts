@@ -108,13 +108,6 @@ export type Role = 'user' | 'assistant';
 export interface PromptMessage { role: Role; content: ContentBlock }
 export interface GetPromptResult { description?: string; messages: PromptMessage[]; _meta?: Meta }
 
-export interface CompleteResult { completion: { values: string[]; total?: number; hasMore?: boolean } }
-
-export interface ListToolsResult { tools: WireTool[]; nextCursor?: string }
-export interface ListResourcesResult { resources: WireResource[]; nextCursor?: string }
-export interface ListResourceTemplatesResult { resourceTemplates: WireResourceTemplate[]; nextCursor?: string }
-export interface ListPromptsResult { prompts: WirePrompt[]; nextCursor?: string }
-
 export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 export const LOGGING_LEVELS: readonly LoggingLevel[] = Object.freeze([
   'debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency',

@@ -1,76 +1,37 @@
-import { ClientError, PhantomError } from '../../core/errors';
-import type { JsonRpcResponse, RequestId } from '../../core/jsonrpc';
-import { uniqueId } from '../../core/unique-id';
-import type { JsonObject } from '../../core/wire.types';
+import type { Constructor } from '../metadata/metadata-store';
+import { validateArguments } from './argument-validator';
+import { compileClassSchema } from './class-schema.compiler';
+import { compileSchemaCheck } from './json-schema.validator';
+import { issuePath } from './validation-issues.formatter';
 
-interface Waiter {
-  /** The method of the request to the client, so that its error says what failed. */
-  readonly method: string;
-  resolve(result: JsonObject): void;
-  reject(error: Error): void;
-}
+/** Checks a tool's `structuredContent` against its output DTO: one line per problem, `[]` when it conforms. */
+export type OutputCheck = (structured: unknown) => Promise<string[]>;
 
 /**
- * Server-to-client requests of this node waiting for the client's response, keyed by session and
- * request id, so a response can only ever complete a request of its own session.
+ * Compiles the check of a tool's structured result against `@Tool({ output })`, once. Two views
+ * of one source: the advertised schema, applied to the JSON the client will receive (so every
+ * `additionalProperties: false`, type and `required` the client checks is checked here first),
+ * and the DTO's class-validator rules, applied to the value as returned (rules no schema keyword
+ * can say). A result without structured content fails too: the spec requires it of a tool that
+ * declares an output schema, and the official client rejects its absence.
+ *
+ * @example
+ * const check = compileOutputCheck(Weather);
+ * await check({ temperature: 'hot', extra: 1 }); // ['temperature: must be a number ...', 'extra: is not allowed']
  */
-export class PendingRequests {
-  private readonly waiting = new Map<string, Waiter>();
-
-  /**
-   * A fresh id for a request to the client, unique across nodes: the client may answer on any
-   * node, which forwards the answer to the session, and a second replica must not reuse it.
-   */
-  allocateId(): string {
-    return uniqueId();
-  }
-
-  wait(sessionId: string, id: RequestId, method: string, timeoutMs: number | undefined, signal: AbortSignal): Promise<JsonObject> {
-    const key = keyOf(sessionId, id);
-    return new Promise<JsonObject>((resolve, reject) => {
-      const finish = () => {
-        this.waiting.delete(key);
-        if (timer) clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
-        finish();
-        reject(new PhantomError('request_aborted', 'The request waiting for the client was cancelled'));
-      };
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-        finish();
-        reject(new PhantomError('request_timeout', `The client did not answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(key, {
-        method,
-        resolve: (result) => { finish(); resolve(result); },
-        reject: (error) => { finish(); reject(error); },
-      });
-    });
-  }
-
-  /** Completes the waiting request; `false` when nothing of that session waits for this id. */
-  settle(sessionId: string, response: JsonRpcResponse): boolean {
-    if (response.id === null) return false;
-    const waiter = this.waiting.get(keyOf(sessionId, response.id));
-    if (!waiter) return false;
-    if ('result' in response) waiter.resolve(response.result);
-    // The client's error is its own, not one of ours to forward: the waiting handler sees it.
-    else waiter.reject(ClientError.answered(waiter.method, response.error));
-    return true;
-  }
-
-  /** Fails every request of a session that ended. */
-  abandon(sessionId: string): void {
-    const prefix = `${sessionId}\u0000`;
-    for (const [key, waiter] of this.waiting) {
-      if (key.startsWith(prefix)) waiter.reject(new PhantomError('session_closed', 'The session ended before the client answered'));
+export function compileOutputCheck(cls: Constructor): OutputCheck {
+  const conforms = compileSchemaCheck(compileClassSchema(cls), 'structuredContent');
+  return async (structured) => {
+    if (structured === undefined) return ['structuredContent: is missing (a tool with an output schema must return an object)'];
+    let wire: unknown;
+    try {
+      wire = JSON.parse(JSON.stringify(structured));
+    } catch (error) {
+      return [`structuredContent: is not JSON (${error instanceof Error ? error.message : String(error)})`];
     }
-  }
-}
-
-function keyOf(sessionId: string, id: RequestId): string {
-  return `${sessionId}\u0000${typeof id}:${id}`;
+    const checked = await validateArguments(cls, structured);
+    const byRules = checked.ok ? [] : checked.issues;
+    const reported = new Set(byRules.map(issuePath));
+    return [...byRules, ...conforms(wire).filter((line) => !reported.has(issuePath(line)))];
+  };
 }
