@@ -92,7 +92,9 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   async touch(id: string): Promise<void> {
-    const state = this.live(id);
+    // Not `live`: the protocol touches a session as its last request ends, when the clock may
+    // say idle although the session was busy until now; what is still stored is still active.
+    const state = this.sessions.get(id);
     if (state) state.lastActiveAt = this.now();
   }
 
