@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { DefinitionError, Prompt, Resource, Tool, userText } from '../../lib';
-import { scan } from '../../lib/definitions/scanner';
-import type { Definitions } from '../../lib/definitions/definitions';
 import { Registry, type ListKind } from '../../lib/router/registry';
+import { definitionsOf, registryOf } from '../support/registry-of';
 
 class Served {
   @Tool({ description: 'Kept 10 s, public', cache: { ttlMs: 10_000, scope: 'public' } })
@@ -43,14 +42,6 @@ class Listing {
   item({ id }: { id: string }) { return id; }
 
   items() { return [{ uri: 'l://items/1' }]; }
-}
-
-const definitionsOf = (...providers: Array<new () => object>): Definitions => scan({ providers, resolve: (cls) => new (cls as new () => object)() });
-
-function registryOf(...providers: Array<new () => object>): Registry {
-  const registry = new Registry();
-  registry.add(definitionsOf(...providers));
-  return registry;
 }
 
 describe('Registry', () => {

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { Resource } from '../../lib';
-import { scan } from '../../lib/definitions/scanner';
-import { Registry } from '../../lib/router/registry';
+import { registryOf } from '../support/registry-of';
 import { EVERYTHING_VISIBLE, visibleResource, type Visibility, type VisibleItem } from '../../lib/router/visibility';
 
 class Files {
@@ -13,11 +12,7 @@ class Files {
   secret({ name }: { name: string }) { return name; }
 }
 
-function registry(): Registry {
-  const built = new Registry();
-  built.add(scan({ providers: [Files], resolve: (cls) => new (cls as new () => object)() }));
-  return built;
-}
+const registry = () => registryOf(Files);
 
 /** A rule that hides `hidden` from everyone but `admin`, and records what it was asked. */
 function rule(hidden: (item: VisibleItem) => boolean): { visible: Visibility; asked: VisibleItem[] } {

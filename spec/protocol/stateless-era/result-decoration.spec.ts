@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { Prompt, Resource, Tool, userText } from '../../../lib';
-import { scan } from '../../../lib/definitions/scanner';
 import { ResultDecorator, type CacheDefaults } from '../../../lib/protocol/stateless-era/result-decoration';
-import { Registry } from '../../../lib/router/registry';
+import { registryOf } from '../../support/registry-of';
 
 class Cached {
   @Tool({ description: 'Cacheable by anyone for 5 s', cache: { ttlMs: 5_000, scope: 'public' } })
@@ -46,9 +45,7 @@ const INFO = { name: 'decorated', version: '2.0.0' };
 const SERVER_META = { 'io.modelcontextprotocol/serverInfo': INFO };
 
 function decoratorFor(providers: Array<new () => object>, defaults: Partial<CacheDefaults> = {}): ResultDecorator {
-  const registry = new Registry();
-  registry.add(scan({ providers, resolve: (cls) => new (cls as new () => object)() }));
-  return new ResultDecorator(registry, INFO, { ...DEFAULTS, ...defaults });
+  return new ResultDecorator(registryOf(...providers), INFO, { ...DEFAULTS, ...defaults });
 }
 
 const LISTS = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'];
