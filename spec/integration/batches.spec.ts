@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsString } from 'class-validator';
 import { PassThrough } from 'node:stream';
-import { Context, Field, PhantomServer, SILENT_DIAGNOSTICS, StdioTransport, Tool, type HttpListener } from '../../lib';
-import { INITIALIZE, post, sseMessages } from './support/raw-http';
+import { Context, Field, PhantomServer, Resource, SILENT_DIAGNOSTICS, StdioTransport, Tool, type HttpListener } from '../../lib';
+import { INITIALIZE, MCP_ACCEPT, openSse, post, sseMessages } from './support/raw-http';
 
 class EchoArgs {
   @Field({ description: 'Text' }) @IsString() text!: string;
@@ -18,6 +18,12 @@ class Batched {
     await ctx.progress(1, 1);
     return 'stepped';
   }
+
+  @Resource('batch://a', { description: 'One resource to watch' })
+  a() { return 'a'; }
+
+  @Resource('batch://b', { description: 'Another resource to watch' })
+  b() { return 'b'; }
 }
 
 const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
@@ -90,6 +96,24 @@ describe('JSON-RPC batches', () => {
         const reply = await post(listener.url, [initializeAt('2025-03-26', 6)], headers);
         expect(reply.status).to.equal(400);
         expect(reply.json).to.deep.equal([{ jsonrpc: '2.0', id: 6, error: { code: -32600, message: 'Invalid Request: initialize must not be part of a batch' } }]);
+      });
+
+      it('keeps every change its requests make to the session (two subscribes in one batch)', async () => {
+        const headers = await sessionAt('2025-03-26');
+        const subscribe = (id: number, uri: string) => ({ jsonrpc: '2.0', id, method: 'resources/subscribe', params: { uri } });
+        const reply = await post(listener.url, [subscribe(1, 'batch://a'), subscribe(2, 'batch://b')], headers);
+        expect(reply.json).to.deep.equal([{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 2, result: {} }]);
+        const stream = await openSse(listener.url, { headers: { ...headers, accept: MCP_ACCEPT } });
+        try {
+          await server.resourceUpdated('batch://a');
+          await server.resourceUpdated('batch://b');
+          server.removeTool('step'); // its list change ends what the stream carries for this spec
+          const heard: string[] = [];
+          for (let message = await stream.next(); message.method !== 'notifications/tools/list_changed'; message = await stream.next()) heard.push(message.params.uri);
+          expect(heard).to.deep.equal(['batch://a', 'batch://b']);
+        } finally {
+          stream.close();
+        }
       });
 
       it('refuses an empty batch with -32600', async () => {

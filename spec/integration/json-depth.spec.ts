@@ -1,12 +1,18 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
-import { PhantomServer, SILENT_DIAGNOSTICS, StdioTransport, Tool, type HttpListener } from '../../lib';
+import { Context, PhantomServer, SILENT_DIAGNOSTICS, StdioTransport, Tool, type HttpListener } from '../../lib';
 import { INITIALIZE, openSession, post } from './support/raw-http';
+import { call, meta } from './support/stateless-client';
 
 class Echo {
   @Tool({ description: 'Echoes its arguments' })
   echo(args: object) { return JSON.stringify(args); }
+
+  @Tool({ description: 'Asks the client model: its first answer seals the request into a requestState' })
+  async ask(_args: object, ctx: Context) {
+    return JSON.stringify(await ctx.sample({ messages: [], maxTokens: 5 }));
+  }
 }
 
 /** `levels` objects nested inside each other, as JSON text (`{"a":{"a":...{}}}`). */
@@ -49,6 +55,16 @@ describe('the JSON depth limit (maxJsonDepth)', () => {
       expect(reply.json).to.deep.equal({ jsonrpc: '2.0', id: 'deep-1', error: REFUSED_TOO_DEEP });
       const next = await post(listener.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { a: 1 } } }, { 'mcp-session-id': session });
       expect(next.json.result.content[0].text).to.equal('{"a":1}');
+    });
+
+    it('refuses a stateless request whose params nest too deeply to seal into a requestState, when parsed (400, -32600), and serves the next one', async () => {
+      let deep: unknown = 'x';
+      for (let i = 0; i < 200; i += 1) deep = [deep];
+      const reply = await call(listener.url, 'tools/call', { _meta: meta({ sampling: {} }), name: 'ask', extra: deep });
+      expect(reply.status).to.equal(400);
+      expect(reply.body.error).to.deep.equal(REFUSED_TOO_DEEP);
+      const next = await call(listener.url, 'tools/call', { _meta: meta({ sampling: {} }), name: 'ask' });
+      expect(next.body.result.resultType).to.equal('input_required');
     });
   });
 

@@ -1,15 +1,26 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SILENT_DIAGNOSTICS, type HttpListener, type ListenOptions, type PhantomServer, type PhantomServerOptions } from '../../lib';
-import { everythingServer } from './support/everything.fixture';
-import { openSession, post } from './support/raw-http';
+import { Context, SILENT_DIAGNOSTICS, Tool, type HttpListener, type ListenOptions, type PhantomServer, type PhantomServerOptions } from '../../lib';
+import { Gate } from '../support/gate';
+import { Everything, everythingServer } from './support/everything.fixture';
+import { INITIALIZE, openSession, post } from './support/raw-http';
 import { connectHttp } from './support/sdk-clients';
 
 const IDLE_MS = 200;
 
 /** Lets `periods` idle timeouts pass. */
 const idle = (periods: number) => new Promise((resolve) => setTimeout(resolve, periods * IDLE_MS));
+
+let held = new Gate();
+
+class Held {
+  @Tool({ description: 'Runs until the spec opens its gate' })
+  async held(_args: object, ctx: Context) {
+    await held.pass(ctx.signal);
+    return 'done';
+  }
+}
 
 describe('session rules over Streamable HTTP', () => {
   let server: PhantomServer;
@@ -71,6 +82,20 @@ describe('session rules over Streamable HTTP', () => {
       });
     }
 
+    context('when a request runs longer than sessionIdleMs', () => {
+      it('keeps the session while it runs: the request is answered and the session serves the next one', async () => {
+        held = new Gate();
+        const url = await serve({ providers: [Everything, Held] });
+        const session = await openSession(url);
+        const running = post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'held' } }, { 'mcp-session-id': session });
+        await held.entered;
+        await idle(6);
+        held.open();
+        expect((await running).json).to.deep.equal({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'done' }] } });
+        expect((await ping(url, session, 3)).status).to.equal(200);
+      });
+    });
+
     context('when the client only holds its GET stream open', () => {
       it('keeps the session and its subscriptions past several idle periods (official SDK client)', async () => {
         const url = await serve();
@@ -100,6 +125,16 @@ describe('session rules over Streamable HTTP', () => {
         for (let id = 2; id < 5; id += 1) {
           expect((await post(url, { jsonrpc: '2.0', id, method: 'ping' }, { 'mcp-session-id': session })).status).to.equal(200);
         }
+      });
+    });
+
+    context('when the authentication hook returns a principal that is not plain data (a class instance)', () => {
+      it('refuses to open the session (500), since its private fields would make every user look alike', async () => {
+        class User { #name: string; constructor(name: string) { this.#name = name; } get name() { return this.#name; } }
+        const url = await serve({}, { authenticate: ({ headers }) => ({ allow: true, principal: new User(String(headers.authorization)) }) });
+        const reply = await post(url, INITIALIZE, { authorization: 'alice' });
+        expect(reply.status).to.equal(500);
+        expect(reply.headers.get('mcp-session-id')).to.equal(null);
       });
     });
 

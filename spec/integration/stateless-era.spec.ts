@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SILENT_DIAGNOSTICS, type HttpListener, type PhantomServer } from '../../lib';
+import { PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../lib';
 import { Extra, everythingServer, observed } from './support/everything.fixture';
 import { connectInMemory } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
@@ -183,9 +183,9 @@ describe('stateless era (2026-07-28) over HTTP', () => {
   });
 
   describe('subscriptions/listen', () => {
-    async function listen(notifications: Record<string, unknown>) {
+    async function listen(notifications: Record<string, unknown>, at = url) {
       const controller = new AbortController();
-      const response = await fetch(url, {
+      const response = await fetch(at, {
         method: 'POST',
         signal: controller.signal,
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
@@ -223,6 +223,26 @@ describe('stateless era (2026-07-28) over HTTP', () => {
       });
       stream.close();
       server.removeTool('extra');
+    });
+
+    context('when the client asks for notifications the server does not send', () => {
+      class OnlyTools {
+        @Tool({ description: 'The one thing served' })
+        only() { return 'only'; }
+      }
+
+      it('acknowledges only the kinds the server supports (no prompts, no resources here)', async () => {
+        const toolsOnly = new PhantomServer({ name: 'tools-only', version: '1', providers: [OnlyTools], diagnostics: SILENT_DIAGNOSTICS });
+        const toolsListener = await toolsOnly.listen({ port: 0 });
+        try {
+          const stream = await listen({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['x://a'] }, toolsListener.url);
+          expect((await stream.next()).params.notifications).to.deep.equal({ toolsListChanged: true });
+          stream.close();
+        } finally {
+          await toolsListener.close();
+          await toolsOnly.close();
+        }
+      });
     });
 
     it('ends the subscription when the client closes the stream', async () => {

@@ -1,10 +1,21 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SILENT_DIAGNOSTICS, type HttpListener, type PhantomServer } from '../../lib';
-import { everythingServer } from './support/everything.fixture';
+import { Context, SILENT_DIAGNOSTICS, Tool, type HttpListener, type PhantomServer } from '../../lib';
+import { Gate } from '../support/gate';
+import { Everything, everythingServer } from './support/everything.fixture';
 import { connectHttp } from './support/sdk-clients';
 import { INITIALIZE, MCP_ACCEPT, openSession, post, send, sseIds, sseMessages } from './support/raw-http';
+
+let held = new Gate();
+
+class Held {
+  @Tool({ description: 'Runs until the spec opens its gate or the request is cancelled' })
+  async held(_args: object, ctx: Context) {
+    await Promise.race([held.pass(ctx.signal), held.aborted]);
+    return 'done';
+  }
+}
 
 describe('Streamable HTTP', () => {
   let server: PhantomServer;
@@ -12,7 +23,7 @@ describe('Streamable HTTP', () => {
   let url: string;
 
   before(async () => {
-    server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS, requestTimeoutMs: 2000 });
+    server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS, requestTimeoutMs: 2000, providers: [Everything, Held] });
     listener = await server.listen({ port: 0, maxBodyBytes: 64 * 1024 });
     url = listener.url;
   });
@@ -77,6 +88,20 @@ describe('Streamable HTTP', () => {
       const session = await openSession(url);
       expect((await post(url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } }, { 'mcp-session-id': session })).status).to.equal(202);
       expect((await post(url, { jsonrpc: '2.0', id: 12345, result: {} }, { 'mcp-session-id': session })).status).to.equal(202);
+    });
+
+    context('when the client cancels a request while it runs', () => {
+      it('ends the request\'s event stream with no response in it (200, not a 204)', async () => {
+        held = new Gate();
+        const session = await openSession(url);
+        const running = post(url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'held' } }, { 'mcp-session-id': session });
+        await held.entered;
+        await post(url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } }, { 'mcp-session-id': session });
+        const reply = await running;
+        expect(reply.status).to.equal(200);
+        expect(reply.headers.get('content-type')).to.equal('text/event-stream');
+        expect(reply.text).to.equal('');
+      });
     });
 
     context('when the request is bad', () => {

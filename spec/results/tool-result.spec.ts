@@ -60,10 +60,3 @@ describe('normaliseToolResult', () => {
     });
   });
 });
-
-describe('Content', () => {
-  it('builds embedded resources and resource links', () => {
-    expect(Content.resource({ uri: 'a://b', text: 't' })).to.deep.equal({ type: 'resource', resource: { uri: 'a://b', text: 't' } });
-    expect(Content.resourceLink({ uri: 'a://b', name: 'b' })).to.deep.equal({ type: 'resource_link', uri: 'a://b', name: 'b' });
-  });
-});

@@ -43,6 +43,8 @@ export interface InMemorySessionStoreOptions {
   readonly idleMs?: number;
   /** A busy session (a request still running) never expires, however long the request takes. */
   readonly isBusy?: (id: string) => boolean;
+  /** The clock idle time is measured on (default `Date.now`; specs pass a fake one). */
+  readonly now?: () => number;
 }
 
 /**
@@ -56,22 +58,18 @@ export class InMemorySessionStore implements SessionStore {
   private readonly sweeper: NodeJS.Timeout;
   private readonly idleMs: number;
   private readonly isBusy: (id: string) => boolean;
+  private readonly now: () => number;
 
   constructor(options: InMemorySessionStoreOptions = {}) {
     this.idleMs = options.idleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.isBusy = options.isBusy ?? (() => false);
+    this.now = options.now ?? Date.now;
     this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(this.idleMs, 60_000)));
     this.sweeper.unref();
   }
 
   async load(id: string): Promise<SessionState | undefined> {
-    const state = this.sessions.get(id);
-    if (!state) return undefined;
-    if (this.idle(state, Date.now())) {
-      this.expire(id);
-      return undefined;
-    }
-    return state;
+    return this.live(id);
   }
 
   async save(state: SessionState): Promise<void> {
@@ -79,7 +77,8 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   async update(id: string, change: SessionChange): Promise<SessionState | undefined> {
-    const current = await this.load(id);
+    // Read, change and write with no await between them: a concurrent update cannot slip in.
+    const current = this.live(id);
     if (!current) return undefined;
     const next = change(current);
     if (next === undefined) return current;
@@ -93,13 +92,15 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   async touch(id: string): Promise<void> {
+    // Not `live`: the protocol touches a session as its last request ends, when the clock may
+    // say idle although the session was busy until now; what is still stored is still active.
     const state = this.sessions.get(id);
-    if (state) state.lastActiveAt = Date.now();
+    if (state) state.lastActiveAt = this.now();
   }
 
   async subscribers(uri: string): Promise<string[]> {
     const ids: string[] = [];
-    const now = Date.now();
+    const now = this.now();
     for (const state of this.sessions.values()) {
       if (state.subscriptions.includes(uri) && !this.idle(state, now)) ids.push(state.id);
     }
@@ -125,8 +126,16 @@ export class InMemorySessionStore implements SessionStore {
     return this.sessions.size;
   }
 
+  /** The stored state, unless the session is gone or idle past its lifetime (then it expires now). */
+  private live(id: string): SessionState | undefined {
+    const state = this.sessions.get(id);
+    if (!state || !this.idle(state, this.now())) return state;
+    this.expire(id);
+    return undefined;
+  }
+
   private sweep(): void {
-    const now = Date.now();
+    const now = this.now();
     for (const [id, state] of this.sessions) if (this.idle(state, now)) this.expire(id);
   }
 

@@ -1,0 +1,104 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { IsString } from 'class-validator';
+import { PassThrough } from 'node:stream';
+import { Field, PhantomServer, Prompt, Resource, SILENT_DIAGNOSTICS, StdioTransport, Tool, userText, type HttpListener, type Visibility } from '../../lib';
+import { call, meta } from './support/stateless-client';
+
+class RegionArgs {
+  @Field({ description: 'Region', header: 'Region' }) @IsString() region!: string;
+}
+
+class Catalogue {
+  @Tool({ description: 'Visible to admins only', name: 'admin_route' })
+  adminRoute(args: RegionArgs) { return args.region; }
+
+  @Tool({ description: 'Visible to everyone' })
+  hello() { return 'hello'; }
+
+  @Prompt({ description: 'Greets' })
+  greeting() { return userText('hi'); }
+
+  @Resource('cat://about', { description: 'About' })
+  about() { return 'about'; }
+
+  @Resource('cat://items/{id}', { description: 'Items' })
+  item({ id }: { id: string }) { return id; }
+}
+
+const HIDE_ADMIN: Visibility = (item) => !(item.kind === 'tool' && item.name.startsWith('admin_'));
+
+const LISTS = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'] as const;
+
+describe('the visibility rule (PhantomServer option visible)', () => {
+  context('in the stateless era over HTTP', () => {
+    let server: PhantomServer;
+    let listener: HttpListener;
+
+    async function serve(visible?: Visibility): Promise<string> {
+      server = new PhantomServer({ name: 'v', version: '1', providers: [Catalogue], diagnostics: SILENT_DIAGNOSTICS, visible });
+      listener = await server.listen({ port: 0 });
+      return listener.url;
+    }
+
+    afterEach(async () => {
+      await listener.close();
+      await server.close();
+    });
+
+    context('when a call names a hidden tool without the headers its fields ask for', () => {
+      it('answers exactly as for a tool that does not exist: the header checks do not reveal it', async () => {
+        const url = await serve(HIDE_ADMIN);
+        const hidden = await call(url, 'tools/call', { _meta: meta(), name: 'admin_route', arguments: { region: 'eu' } });
+        const missing = await call(url, 'tools/call', { _meta: meta(), name: 'no_such_tool', arguments: { region: 'eu' } });
+        expect(hidden.body.error).to.deep.equal({ code: -32602, message: 'Unknown tool: admin_route' });
+        expect(missing.body.error).to.deep.equal({ code: -32602, message: 'Unknown tool: no_such_tool' });
+        expect(hidden.status).to.equal(missing.status);
+      });
+    });
+
+    context('when a rule is set', () => {
+      for (const method of LISTS) {
+        it(`marks ${method} results private, since what they hold depends on the caller`, async () => {
+          const url = await serve(HIDE_ADMIN);
+          const listed = await call(url, method, { _meta: meta() });
+          expect(listed.body.result.cacheScope).to.equal('private');
+        });
+      }
+    });
+
+    context('when no rule is set', () => {
+      it('leaves the lists public (the default), so shared caches may keep them', async () => {
+        const url = await serve();
+        for (const method of LISTS) expect((await call(url, method, { _meta: meta() })).body.result.cacheScope, method).to.equal('public');
+      });
+    });
+  });
+
+  context('in the stateless era over stdio', () => {
+    async function listOverStdio(visible?: Visibility): Promise<any> {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const server = new PhantomServer({ name: 'v', version: '1', providers: [Catalogue], diagnostics: SILENT_DIAGNOSTICS, visible });
+      const connection = await server.connect(new StdioTransport({ input, output }));
+      input.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } })}\n`);
+      await connection.done;
+      await server.close();
+      return JSON.parse(String(output.read()).trim());
+    }
+
+    context('when a rule is set', () => {
+      it('marks tools/list private and leaves the hidden tool out', async () => {
+        const reply = await listOverStdio(HIDE_ADMIN);
+        expect(reply.result.cacheScope).to.equal('private');
+        expect(reply.result.tools.map((tool: { name: string }) => tool.name)).to.deep.equal(['hello']);
+      });
+    });
+
+    context('when no rule is set', () => {
+      it('leaves tools/list public', async () => {
+        expect((await listOverStdio()).result.cacheScope).to.equal('public');
+      });
+    });
+  });
+});

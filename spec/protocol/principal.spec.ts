@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { isPlainData, samePrincipal } from '../../lib/protocol/principal';
+
+describe('principal', () => {
+  describe('isPlainData', () => {
+    context('when the value is JSON-like data', () => {
+      it('accepts it', () => {
+        for (const value of [null, undefined, 'ada', 0, true, [], {}, { sub: 'ada', roles: ['dev'], org: { id: 7 } }, Object.create(null)]) {
+          expect(isPlainData(value), JSON.stringify(value)).to.equal(true);
+        }
+      });
+    });
+
+    context('when the value would serialise to less than it says (two users would look alike)', () => {
+      it('refuses class instances, Maps, Sets, Dates, functions, symbols and bigints, at any depth', () => {
+        class User { #name = 'ada'; get name() { return this.#name; } }
+        for (const value of [new User(), new Map([['sub', 'ada']]), new Set(['ada']), new Date(0), () => 'ada', Symbol('ada'), 1n, { user: new User() }, [new Map()]]) {
+          expect(isPlainData(value)).to.equal(false);
+        }
+      });
+
+      it('refuses numbers JSON cannot carry', () => {
+        for (const value of [NaN, Infinity, { n: -Infinity }]) expect(isPlainData(value)).to.equal(false);
+      });
+    });
+
+    context('when the value nests deeper than 32 levels', () => {
+      it('refuses it (fail closed)', () => {
+        let deep: unknown = 'x';
+        for (let i = 0; i < 32; i += 1) deep = [deep];
+        expect(isPlainData(deep)).to.equal(true);
+        expect(isPlainData([deep])).to.equal(false);
+      });
+    });
+  });
+
+  describe('samePrincipal', () => {
+    context('when the principals are equal data', () => {
+      it('says they are the same, whatever the order of their keys', () => {
+        expect(samePrincipal({ sub: 'ada', org: { id: 7, name: 'x' } }, { org: { name: 'x', id: 7 }, sub: 'ada' })).to.equal(true);
+      });
+    });
+
+    context('when they differ', () => {
+      it('says they are not', () => {
+        expect(samePrincipal({ sub: 'ada' }, { sub: 'eve' })).to.equal(false);
+        expect(samePrincipal({ sub: 'ada' }, undefined)).to.equal(false);
+        expect(samePrincipal(undefined, { sub: 'eve' })).to.equal(false);
+        expect(samePrincipal({ roles: ['a', 'b'] }, { roles: ['b', 'a'] })).to.equal(false);
+      });
+    });
+
+    context('when neither has a principal', () => {
+      it('says they are the same (null and undefined alike)', () => {
+        expect(samePrincipal(undefined, undefined)).to.equal(true);
+        expect(samePrincipal(undefined, null)).to.equal(true);
+      });
+    });
+  });
+});
