@@ -1,13 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../core/jsonrpc';
 import type { EventStore } from './event-store';
-
-export const SSE_HEADERS = Object.freeze({
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-});
+import { messageEvent, primingEvent } from './sse-framing';
 
 /**
  * One logical SSE stream. It outlives the HTTP connection that carries it: every event is kept
@@ -45,14 +39,14 @@ export class SseStream {
   prime(): Promise<void> {
     return this.enqueue(async () => {
       const id = await this.store.append(this.id, null);
-      this.write(`id: ${id}\nretry: ${this.retryMs}\ndata: \n\n`);
+      this.write(primingEvent(id, this.retryMs));
     });
   }
 
   send(message: JsonRpcMessage): Promise<void> {
     return this.enqueue(async () => {
       const id = await this.store.append(this.id, message);
-      this.write(`id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
+      this.write(messageEvent(message, id));
     });
   }
 
@@ -64,7 +58,7 @@ export class SseStream {
     return this.enqueue(async () => {
       this.attach(res);
       for (const event of await this.store.after(lastEventId)) {
-        this.write(`id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`);
+        this.write(messageEvent(event.message, event.id));
       }
     });
   }

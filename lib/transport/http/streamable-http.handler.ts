@@ -20,7 +20,8 @@ import { HTTP_DEFAULTS, type AuthDecision, type HttpOptions } from './http-optio
 import { refusedInitializeStatus, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
 import { PostExchange } from './post-exchange';
 import { accepts, header, hostAllowed, isJsonContent, originAllowed, repeatedHeader } from './request-guards';
-import { SSE_HEADERS, SseStream } from './sse-stream';
+import { messageEvent, SSE_HEADERS } from './sse-framing';
+import { SseStream } from './sse-stream';
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
@@ -321,7 +322,7 @@ export class StreamableHttpHandler {
     res.flushHeaders();
     const stream = this.live.get(streamId) ?? (this.standalone.get(state.id)?.id === streamId ? this.standalone.get(state.id) : undefined);
     if (stream && !stream.finished) return stream.resume(res, lastEventId);
-    for (const event of await this.events.after(lastEventId)) res.write(`id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`);
+    for (const event of await this.events.after(lastEventId)) res.write(messageEvent(event.message, event.id));
     res.end();
   }
 
