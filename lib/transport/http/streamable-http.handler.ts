@@ -15,20 +15,17 @@ import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatc
 import { isPlainData, samePrincipal } from '../../protocol/principal';
 import { toErrorObject } from '../../core/error-mapper';
 import { readBody, type BodyLimits } from './body-reader';
-import { InMemoryEventStore, type EventStore } from './event-store';
+import { InMemoryEventStore } from '../../protocol/events/event-store';
 import { HTTP_DEFAULTS, type AuthDecision, type HttpOptions } from './http-options';
 import { refusedInitializeStatus, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
 import { PostExchange } from './post-exchange';
 import { accepts, header, hostAllowed, isJsonContent, originAllowed, repeatedHeader } from './request-guards';
-import { messageEvent, SSE_HEADERS } from './sse-framing';
-import { SseStream } from './sse-stream';
+import { SSE_HEADERS } from './sse-framing';
+import { StreamRegistry } from './stream-registry';
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
-const FINISHED_STREAM_GRACE_MS = 30_000;
-const UNDELIVERED_STREAM_TTL_MS = 5 * 60_000;
-const MAX_STREAMS_PER_SESSION = 64;
 const BASE_ALLOW_HEADERS = ['content-type', 'accept', 'authorization', SESSION_HEADER, VERSION_HEADER, 'last-event-id'];
 
 type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, headers: Record<string, string>, parsedBody: unknown) => Promise<void>;
@@ -44,14 +41,9 @@ type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, head
  * app.all('/mcp', handler.handle);
  */
 export class StreamableHttpHandler {
-  private readonly events: EventStore;
-  private readonly live = new Map<string, SseStream>();
-  private readonly standalone = new Map<string, SseStream>();
-  private readonly streamIds = new Map<string, Set<string>>();
+  private readonly streams: StreamRegistry;
   private readonly verbs: ReadonlyMap<string, Verb>;
   private readonly bodyLimits: BodyLimits;
-  private readonly retryMs: number;
-  private streamCounter = 0;
   /** Requests being answered, which closing waits for; `subscriptions/listen` streams apart (they never finish). */
   private readonly calls = new RunningCalls<HttpCall>();
   private readonly listens = new RunningCalls<StatelessExchange>();
@@ -59,16 +51,20 @@ export class StreamableHttpHandler {
   private closing?: Promise<void>;
 
   constructor(private readonly core: ProtocolCore, private readonly options: HttpOptions = {}) {
-    this.events = options.eventStore ?? new InMemoryEventStore();
+    this.streams = new StreamRegistry(options.eventStore ?? new InMemoryEventStore(), {
+      retryMs: options.retryMs ?? HTTP_DEFAULTS.retryMs,
+      maxStreamsPerSession: options.maxStreamsPerSession ?? HTTP_DEFAULTS.maxStreamsPerSession,
+      finishedStreamGraceMs: options.finishedStreamGraceMs ?? HTTP_DEFAULTS.finishedStreamGraceMs,
+      undeliveredStreamTtlMs: options.undeliveredStreamTtlMs ?? HTTP_DEFAULTS.undeliveredStreamTtlMs,
+    });
     this.bodyLimits = { maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs };
-    this.retryMs = options.retryMs ?? 1000;
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     this.verbs = new Map<string, Verb>([
       ['POST', (req, res, principal, headers, parsedBody) => this.post(req, res, principal, headers, parsedBody)],
       ['GET', (req, res, principal, headers) => this.get(req, res, principal, headers)],
       ['DELETE', (req, res, principal, headers) => this.delete(req, res, principal, headers)],
     ]);
-    core.onSessionEnded((id) => this.dropSession(id));
+    core.onSessionEnded((id) => this.streams.dropSession(id));
   }
 
   /**
@@ -133,36 +129,8 @@ export class StreamableHttpHandler {
     for (const call of this.calls) call.giveUp(reason, SHUTDOWN_ERRORS.cancelled);
     // Streams end last, so that what the calls sent on them is stored and written first.
     for (const listen of this.listens) listen.cancellation.cancel(reason);
-    await Promise.all([...this.standalone.values(), ...this.live.values()].map((stream) => stream.finish()));
+    await this.streams.finishAll();
     await this.listens.settled(this.shutdownTimeoutMs);
-  }
-
-  /** A new SSE stream of a session (what a POST exchange opens when it switches to SSE). */
-  open(sessionId: string): SseStream {
-    this.streamCounter += 1;
-    const stream = new SseStream(`${sessionId}-${this.streamCounter}`, this.events, this.retryMs);
-    this.live.set(stream.id, stream);
-    let ids = this.streamIds.get(sessionId);
-    if (!ids) this.streamIds.set(sessionId, (ids = new Set()));
-    ids.add(stream.id);
-    // A stream whose last event went out on a live connection is kept replayable for a short
-    // grace (the connection may have died unnoticed), one that ended while the client was away
-    // for longer (it should come back for its result), then each is forgotten.
-    stream.onFinished = (delivered) => {
-      this.live.delete(stream.id);
-      setTimeout(() => this.forgetStream(ids!, stream.id), delivered ? FINISHED_STREAM_GRACE_MS : UNDELIVERED_STREAM_TTL_MS).unref();
-    };
-    // A session keeps at most this many streams replayable; the oldest go first.
-    for (const oldest of ids) {
-      if (ids.size <= MAX_STREAMS_PER_SESSION) break;
-      if (!this.live.has(oldest)) this.forgetStream(ids, oldest);
-    }
-    return stream;
-  }
-
-  private forgetStream(ids: Set<string>, streamId: string): void {
-    ids.delete(streamId);
-    void this.events.dropStream(streamId);
   }
 
   private async post(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>, parsedBody: unknown): Promise<void> {
@@ -199,7 +167,7 @@ export class StreamableHttpHandler {
       },
       request: async ({ message }) => {
         if (this.closing) return refuseClosing(res, cors, message.id);
-        const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
+        const exchange = new PostExchange(res, state.id, { open: (id) => this.streams.open(id), responseHeaders: headers });
         const call = new PostedCall(res, exchange, message.id);
         this.calls.add(call);
         try {
@@ -227,7 +195,7 @@ export class StreamableHttpHandler {
     const items = classifyBatch(values, this.core.maxJsonDepth);
     if (this.closing && items.some((item) => item.kind === 'request')) return refuseClosing(res, cors, null);
     const headers = { ...cors, [SESSION_HEADER]: state.id };
-    const exchange = new PostExchange(res, state.id, { open: (id) => this.open(id), responseHeaders: headers });
+    const exchange = new PostExchange(res, state.id, { open: (id) => this.streams.open(id), responseHeaders: headers });
     const call = new BatchCall(res, exchange);
     this.calls.add(call);
     let batch: AdmittedBatch;
@@ -301,29 +269,17 @@ export class StreamableHttpHandler {
     else res.once('close', release);
     const headers = { ...cors, ...SSE_HEADERS, [SESSION_HEADER]: state.id };
     const lastEventId = header(req, 'last-event-id');
-    if (lastEventId !== undefined) return this.resume(res, state, lastEventId, headers, cors);
-    const current = this.standalone.get(state.id);
-    if (current?.connected) return replyError(res, 409, refusals.conflict('this session already has a standalone stream open'), cors);
-    const stream = current ?? this.open(state.id);
-    this.live.delete(stream.id);
-    this.standalone.set(state.id, stream);
+    if (lastEventId !== undefined) {
+      if (!(await this.streams.resume(state.id, lastEventId, res, headers))) return replyError(res, 400, refusals.badRequest('unknown Last-Event-ID for this session'), cors);
+      return;
+    }
+    const stream = this.streams.standaloneOf(state.id);
+    if (!stream) return replyError(res, 409, refusals.conflict('this session already has a standalone stream open'), cors);
     res.writeHead(200, headers);
     res.flushHeaders();
     stream.attach(res);
     void stream.prime();
     this.core.attachStandalone(state.id, (message) => void stream.send(message));
-  }
-
-  /** Replays what the client missed on a stream, then carries the stream on if it is still going. */
-  private async resume(res: ServerResponse, state: SessionState, lastEventId: string, headers: Record<string, string>, cors: Record<string, string>): Promise<void> {
-    const streamId = await this.events.streamOf(lastEventId);
-    if (!streamId || !streamId.startsWith(`${state.id}-`)) return replyError(res, 400, refusals.badRequest('unknown Last-Event-ID for this session'), cors);
-    res.writeHead(200, headers);
-    res.flushHeaders();
-    const stream = this.live.get(streamId) ?? (this.standalone.get(state.id)?.id === streamId ? this.standalone.get(state.id) : undefined);
-    if (stream && !stream.finished) return stream.resume(res, lastEventId);
-    for (const event of await this.events.after(lastEventId)) res.write(messageEvent(event.message, event.id));
-    res.end();
   }
 
   private async delete(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
@@ -365,17 +321,6 @@ export class StreamableHttpHandler {
       'access-control-allow-headers': [...BASE_ALLOW_HEADERS, ...(this.options.corsAllowHeaders ?? [])].join(', '),
       vary: 'origin',
     };
-  }
-
-  private dropSession(sessionId: string): void {
-    for (const streamId of this.streamIds.get(sessionId) ?? []) {
-      void this.live.get(streamId)?.finish();
-      this.live.delete(streamId);
-      void this.events.dropStream(streamId);
-    }
-    this.streamIds.delete(sessionId);
-    void this.standalone.get(sessionId)?.finish();
-    this.standalone.delete(sessionId);
   }
 }
 
