@@ -45,6 +45,9 @@ export function replyStatus(res: ServerResponse, status: number, headers: Readon
   res.end();
 }
 
+/** What a client learns of a failure on our side: nothing more. */
+export const INTERNAL_ERROR: ErrorObject = Object.freeze({ code: ErrorCode.InternalError, message: 'Internal error' });
+
 export const refusals = Object.freeze({
   badRequest: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Bad Request: ${message}` }),
   invalidRequest: (message: string): ErrorObject => ({ code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` }),

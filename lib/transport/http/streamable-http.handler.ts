@@ -12,23 +12,19 @@ import { Method } from '../../core/methods';
 import type { SessionState } from '../../protocol/session/session-state';
 import { allowsBatches, isSessionEraVersion } from '../../protocol/versions';
 import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatch } from '../../protocol/session-era/batch';
-import { isPlainData, samePrincipal } from '../../protocol/principal';
+import { samePrincipal } from '../../protocol/principal';
 import { toErrorObject } from '../../core/error-mapper';
 import { readBody, type BodyLimits } from './body-reader';
 import { InMemoryEventStore } from '../../protocol/events/event-store';
-import { HTTP_DEFAULTS, type AuthDecision, type HttpOptions } from './http-options';
-import { refusedInitializeStatus, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
+import { HTTP_DEFAULTS, type HttpOptions } from './http-options';
+import { INTERNAL_ERROR, refusedInitializeStatus, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
 import { PostExchange } from './post-exchange';
-import { accepts, header, hostAllowed, isJsonContent, originAllowed, repeatedHeader } from './request-guards';
+import { accepts, header, isJsonContent } from './request-guards';
+import { GuardAnswer, RequestGate, SESSION_HEADER, VERSION_HEADER, type RequestContext } from './request-gate';
 import { SSE_HEADERS } from './sse-framing';
 import { StreamRegistry } from './stream-registry';
 
-const SESSION_HEADER = 'mcp-session-id';
-const VERSION_HEADER = 'mcp-protocol-version';
-const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
-const BASE_ALLOW_HEADERS = ['content-type', 'accept', 'authorization', SESSION_HEADER, VERSION_HEADER, 'last-event-id'];
-
-type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, headers: Record<string, string>, parsedBody: unknown) => Promise<void>;
+type Verb = (req: IncomingMessage, res: ServerResponse, context: RequestContext<Verb>, parsedBody: unknown) => Promise<void>;
 
 /**
  * Streamable HTTP (MCP 2025-03-26 and later, session era) as a plain `(req, res)` handler: mount
@@ -42,7 +38,7 @@ type Verb = (req: IncomingMessage, res: ServerResponse, principal: unknown, head
  */
 export class StreamableHttpHandler {
   private readonly streams: StreamRegistry;
-  private readonly verbs: ReadonlyMap<string, Verb>;
+  private readonly gate: RequestGate<Verb>;
   private readonly bodyLimits: BodyLimits;
   /** Requests being answered, which closing waits for; `subscriptions/listen` streams apart (they never finish). */
   private readonly calls = new RunningCalls<HttpCall>();
@@ -59,11 +55,12 @@ export class StreamableHttpHandler {
     });
     this.bodyLimits = { maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs };
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-    this.verbs = new Map<string, Verb>([
-      ['POST', (req, res, principal, headers, parsedBody) => this.post(req, res, principal, headers, parsedBody)],
-      ['GET', (req, res, principal, headers) => this.get(req, res, principal, headers)],
-      ['DELETE', (req, res, principal, headers) => this.delete(req, res, principal, headers)],
+    const verbs = new Map<string, Verb>([
+      ['GET', (req, res, context) => this.get(req, res, context)],
+      ['POST', (req, res, context, parsedBody) => this.post(req, res, context.principal, context.cors, parsedBody)],
+      ['DELETE', (req, res, context) => this.delete(req, res, context)],
     ]);
+    this.gate = new RequestGate(verbs, options, core.server.diagnostics);
     core.onSessionEnded((id) => this.streams.dropSession(id));
   }
 
@@ -73,32 +70,18 @@ export class StreamableHttpHandler {
    * without it, the handler uses `req.body` when a parser read the stream, else reads it itself.
    */
   readonly handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
-    const cors = this.corsHeaders(req);
     // Once closing, a client should not send its next request on this connection.
     if (this.closing) res.setHeader('connection', 'close');
+    let context: RequestContext<Verb> | undefined;
     try {
-      const repeated = repeatedHeader(req);
-      if (repeated) return replyError(res, 400, refusals.badRequest(`the ${repeated} header was sent more than once`), cors);
-      if (!hostAllowed(req, this.options.allowedHosts)) return replyError(res, 403, refusals.forbidden('Host not allowed'), cors);
-      if (!originAllowed(req, this.options.allowedOrigins)) return replyError(res, 403, refusals.forbidden('Origin not allowed'), cors);
-      if (req.method === 'OPTIONS') return replyStatus(res, 204, { ...cors, 'access-control-allow-methods': ALLOWED_METHODS, 'access-control-max-age': '86400' });
-      const verb = this.verbs.get(req.method ?? '');
-      if (!verb) return replyError(res, 405, refusals.methodNotAllowed(req.method ?? ''), { ...cors, allow: ALLOWED_METHODS });
-      const pending = this.authenticate(req);
-      const decision = pending instanceof Promise ? await pending : pending;
-      if (decision.allow && decision.principal !== undefined && !isPlainData(decision.principal)) {
-        this.core.server.diagnostics.error('the authenticate hook returned a principal that is not plain data (JSON values only); refusing the request');
-        return replyError(res, 500, { code: -32603, message: 'Internal error' }, cors);
-      }
-      if (!decision.allow) {
-        const challenge: Record<string, string> = decision.status === 401 ? { 'www-authenticate': decision.wwwAuthenticate } : {};
-        const refusal = decision.status === 401 ? refusals.unauthorized(decision.message ?? 'authentication required') : refusals.forbidden(decision.message ?? 'access denied');
-        return replyError(res, decision.status, refusal, { ...cors, ...challenge });
-      }
-      await verb(req, res, decision.principal, cors, parsedBody);
+      const pending = this.gate.check(req);
+      const checked = pending instanceof Promise ? await pending : pending;
+      if (checked instanceof GuardAnswer) return checked.send(res);
+      context = checked;
+      await context.verb(req, res, context, parsedBody);
     } catch (error) {
       this.core.server.diagnostics.error(`HTTP ${req.method} failed`, error);
-      replyError(res, 500, { code: -32603, message: 'Internal error' }, cors);
+      replyError(res, 500, INTERNAL_ERROR, context?.cors);
     }
   };
 
@@ -253,9 +236,9 @@ export class StreamableHttpHandler {
     res.end(body);
   }
 
-  private async get(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
+  private async get(req: IncomingMessage, res: ServerResponse, { principal, cors, sessionId, version }: RequestContext<Verb>): Promise<void> {
     if (this.options.enableGetStream === false) return replyError(res, 405, refusals.methodNotAllowed('GET (no standalone stream on this server)'), { ...cors, allow: 'POST, DELETE, OPTIONS' });
-    if (header(req, SESSION_HEADER) === undefined && isStatelessVersion(header(req, VERSION_HEADER))) {
+    if (sessionId === undefined && isStatelessVersion(version)) {
       return replyError(res, 405, refusals.methodNotAllowed('GET (protocol 2026-07-28 has no standalone stream; use subscriptions/listen)'), { ...cors, allow: 'POST, OPTIONS' });
     }
     if (!accepts(req, 'text/event-stream')) return replyError(res, 406, refusals.notAcceptable('the client must accept text/event-stream'), cors);
@@ -282,7 +265,7 @@ export class StreamableHttpHandler {
     this.core.attachStandalone(state.id, (message) => void stream.send(message));
   }
 
-  private async delete(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>): Promise<void> {
+  private async delete(req: IncomingMessage, res: ServerResponse, { principal, cors }: RequestContext<Verb>): Promise<void> {
     const state = await this.session(req, res, principal, cors, null);
     if (!state) return;
     await this.core.endSession(state.id);
@@ -306,25 +289,7 @@ export class StreamableHttpHandler {
     // a session with a request running from expiring; one touch per request is enough.
     return state;
   }
-
-  private authenticate(req: IncomingMessage): AuthDecision | Promise<AuthDecision> {
-    if (!this.options.authenticate) return ALLOW_ANYONE;
-    return this.options.authenticate({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
-  }
-
-  private corsHeaders(req: IncomingMessage): Record<string, string> {
-    const origin = req.headers.origin;
-    if (origin === undefined || !originAllowed(req, this.options.allowedOrigins)) return {};
-    return {
-      'access-control-allow-origin': origin,
-      'access-control-expose-headers': `${SESSION_HEADER}, ${VERSION_HEADER}, www-authenticate`,
-      'access-control-allow-headers': [...BASE_ALLOW_HEADERS, ...(this.options.corsAllowHeaders ?? [])].join(', '),
-      vary: 'origin',
-    };
-  }
 }
-
-const ALLOW_ANYONE: AuthDecision = Object.freeze({ allow: true });
 
 /** A request that came once closing had started: 503, and the client should not reuse the connection. */
 function refuseClosing(res: ServerResponse, cors: Record<string, string>, id: JsonRpcRequest['id'] | null): void {
