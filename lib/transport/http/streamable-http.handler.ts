@@ -17,11 +17,11 @@ import { toErrorObject } from '../../core/error-mapper';
 import { readBody, type BodyLimits } from './body-reader';
 import { InMemoryEventStore } from '../../protocol/events/event-store';
 import { HTTP_DEFAULTS, type HttpOptions } from './http-options';
-import { INTERNAL_ERROR, refusedInitializeStatus, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
+import { INTERNAL_ERROR, refuseClosing, refusedInitializeStatus, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
 import { PostExchange } from './post-exchange';
-import { accepts, header, isJsonContent } from './request-guards';
+import { accepts, header, isJsonContent, isStatelessVersion } from './request-guards';
 import { GuardAnswer, RequestGate, SESSION_HEADER, VERSION_HEADER, type RequestContext } from './request-gate';
-import { SSE_HEADERS } from './sse-framing';
+import { SessionEndpoint } from './session-endpoint';
 import { StreamRegistry } from './stream-registry';
 
 type Verb = (req: IncomingMessage, res: ServerResponse, context: RequestContext<Verb>, parsedBody: unknown) => Promise<void>;
@@ -46,7 +46,7 @@ export class StreamableHttpHandler {
   private readonly shutdownTimeoutMs: number;
   private closing?: Promise<void>;
 
-  constructor(private readonly core: ProtocolCore, private readonly options: HttpOptions = {}) {
+  constructor(private readonly core: ProtocolCore, options: HttpOptions = {}) {
     this.streams = new StreamRegistry(options.eventStore ?? new InMemoryEventStore(), {
       retryMs: options.retryMs ?? HTTP_DEFAULTS.retryMs,
       maxStreamsPerSession: options.maxStreamsPerSession ?? HTTP_DEFAULTS.maxStreamsPerSession,
@@ -55,10 +55,17 @@ export class StreamableHttpHandler {
     });
     this.bodyLimits = { maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs };
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    const endpoint = new SessionEndpoint({
+      lifecycle: core,
+      streams: this.streams,
+      session: (req, res, { principal, cors }) => this.session(req, res, principal, cors, null),
+      closing: () => this.closing !== undefined,
+      enableGetStream: options.enableGetStream !== false,
+    });
     const verbs = new Map<string, Verb>([
-      ['GET', (req, res, context) => this.get(req, res, context)],
+      ['GET', (req, res, context) => endpoint.get(req, res, context)],
       ['POST', (req, res, context, parsedBody) => this.post(req, res, context.principal, context.cors, parsedBody)],
-      ['DELETE', (req, res, context) => this.delete(req, res, context)],
+      ['DELETE', (req, res, context) => endpoint.delete(req, res, context)],
     ]);
     this.gate = new RequestGate(verbs, options, core.server.diagnostics);
     core.onSessionEnded((id) => this.streams.dropSession(id));
@@ -236,42 +243,6 @@ export class StreamableHttpHandler {
     res.end(body);
   }
 
-  private async get(req: IncomingMessage, res: ServerResponse, { principal, cors, sessionId, version }: RequestContext<Verb>): Promise<void> {
-    if (this.options.enableGetStream === false) return replyError(res, 405, refusals.methodNotAllowed('GET (no standalone stream on this server)'), { ...cors, allow: 'POST, DELETE, OPTIONS' });
-    if (sessionId === undefined && isStatelessVersion(version)) {
-      return replyError(res, 405, refusals.methodNotAllowed('GET (protocol 2026-07-28 has no standalone stream; use subscriptions/listen)'), { ...cors, allow: 'POST, OPTIONS' });
-    }
-    if (!accepts(req, 'text/event-stream')) return replyError(res, 406, refusals.notAcceptable('the client must accept text/event-stream'), cors);
-    const state = await this.session(req, res, principal, cors, null);
-    if (!state) return;
-    // Checked once the session is loaded: from here to the stream being registered nothing waits.
-    if (this.closing) return refuseClosing(res, cors, null);
-    // An open stream is activity: a client that only listens keeps its session and subscriptions.
-    const release = this.core.keepAlive(state.id);
-    if (res.destroyed) release();
-    else res.once('close', release);
-    const headers = { ...cors, ...SSE_HEADERS, [SESSION_HEADER]: state.id };
-    const lastEventId = header(req, 'last-event-id');
-    if (lastEventId !== undefined) {
-      if (!(await this.streams.resume(state.id, lastEventId, res, headers))) return replyError(res, 400, refusals.badRequest('unknown Last-Event-ID for this session'), cors);
-      return;
-    }
-    const stream = this.streams.standaloneOf(state.id);
-    if (!stream) return replyError(res, 409, refusals.conflict('this session already has a standalone stream open'), cors);
-    res.writeHead(200, headers);
-    res.flushHeaders();
-    stream.attach(res);
-    void stream.prime();
-    this.core.attachStandalone(state.id, (message) => void stream.send(message));
-  }
-
-  private async delete(req: IncomingMessage, res: ServerResponse, { principal, cors }: RequestContext<Verb>): Promise<void> {
-    const state = await this.session(req, res, principal, cors, null);
-    if (!state) return;
-    await this.core.endSession(state.id);
-    replyStatus(res, 200, cors);
-  }
-
   /** The session the request names: 400 without an id, 404 for an unknown one, 403 for another principal's. */
   private async session(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>, id: JsonRpcRequest['id'] | null): Promise<SessionState | undefined> {
     const sessionId = header(req, SESSION_HEADER);
@@ -291,11 +262,6 @@ export class StreamableHttpHandler {
   }
 }
 
-/** A request that came once closing had started: 503, and the client should not reuse the connection. */
-function refuseClosing(res: ServerResponse, cors: Record<string, string>, id: JsonRpcRequest['id'] | null): void {
-  replyError(res, 503, SHUTDOWN_ERRORS.refused, { ...cors, connection: 'close' }, id);
-}
-
 /**
  * Era detection for HTTP: without a session id, a message that carries `_meta` with a protocol
  * version, or names a version header the session era does not know, speaks the stateless era.
@@ -306,8 +272,3 @@ function isStatelessTraffic(incoming: Classified, versionHeader: string | undefi
   }
   return isStatelessVersion(versionHeader);
 }
-
-function isStatelessVersion(versionHeader: string | undefined): boolean {
-  return versionHeader !== undefined && !isSessionEraVersion(versionHeader.trim());
-}
-
