@@ -91,8 +91,8 @@ export class StreamRegistry {
     for (const streamId of this.resumable.get(sessionId) ?? []) {
       const stream = this.live.get(streamId);
       this.live.delete(streamId);
-      if (stream) void stream.finish().then(() => this.store.dropStream(streamId));
-      else void this.store.dropStream(streamId);
+      if (stream) void stream.finish().then(() => this.drop(streamId));
+      else this.drop(streamId);
     }
     this.resumable.delete(sessionId);
     this.standalone.delete(sessionId);
@@ -114,7 +114,12 @@ export class StreamRegistry {
 
   private forget(ids: Set<string>, streamId: string): void {
     ids.delete(streamId);
-    void this.store.dropStream(streamId);
+    this.drop(streamId);
+  }
+
+  /** Best effort: a store that fails to forget a stream keeps it until its own retention ends it; no request waits on this. */
+  private drop(streamId: string): void {
+    this.store.dropStream(streamId).catch(() => undefined);
   }
 }
 
