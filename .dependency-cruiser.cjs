@@ -22,6 +22,13 @@ module.exports = {
       to: { path: '^lib/', pathNot: folder('core') },
     },
     {
+      name: 'cluster-seams-import-only-core',
+      comment: 'The seams in protocol/events/ (event store, session bus) are what a Redis package implements: they name core types only, never the protocol core or a transport.',
+      severity: 'error',
+      from: { path: '^lib/protocol/events/' },
+      to: { path: '^lib/', pathNot: [folder('core'), '^lib/protocol/events/'] },
+    },
+    {
       name: 'transport-is-framing-only',
       comment: 'A transport frames messages and guards connections; it never reaches the router, the definitions, schemas or decorators.',
       severity: 'error',

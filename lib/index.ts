@@ -44,7 +44,9 @@ export type { StreamConnection } from './transport/stream-connection';
 export { StreamableHttpHandler } from './transport/http/streamable-http.handler';
 export type { HttpOptions, ListenOptions, Authenticate, AuthDecision, AuthRequest } from './transport/http/http-options';
 export type { HttpListener } from './transport/http/http-listener';
-export { InMemoryEventStore, type EventStore } from './transport/http/event-store';
+export {
+  InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,
+} from './protocol/events/event-store';
 export { InMemorySessionStore, type InMemorySessionStoreOptions, type SessionChange, type SessionStore } from './protocol/session/session-store';
 export { InProcessSessionBus, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/events/session-bus';
 export type { SessionState } from './protocol/session/session-state';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { EventStore } from './event-store';
+import type { EventStore } from '../../protocol/events/event-store';
 
 /** What the authentication hook sees of each HTTP request. */
 export interface AuthRequest {
@@ -24,6 +24,10 @@ export const HTTP_DEFAULTS = Object.freeze({
   maxBodyBytes: 4 * 1024 * 1024,
   bodyTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
+  retryMs: 1000,
+  maxStreamsPerSession: 64,
+  finishedStreamGraceMs: 30_000,
+  undeliveredStreamTtlMs: 5 * 60_000,
 });
 
 export type Authenticate = (request: AuthRequest) => AuthDecision | Promise<AuthDecision>;
@@ -61,6 +65,18 @@ export interface HttpOptions {
   readonly eventStore?: EventStore;
   /** The `retry` hint sent on SSE streams, in ms (default 1000). */
   readonly retryMs?: number;
+  /**
+   * SSE streams of one session kept resumable at once (default 64); beyond, the oldest ended
+   * one is forgotten (a stream still going is never forgotten: each is a request running).
+   */
+  readonly maxStreamsPerSession?: number;
+  /**
+   * How long an SSE stream whose last event went out on a live connection stays resumable, in
+   * ms (default 30 s: that connection may have died unnoticed).
+   */
+  readonly finishedStreamGraceMs?: number;
+  /** How long an SSE stream that ended while its client was away stays resumable, in ms (default 5 minutes). */
+  readonly undeliveredStreamTtlMs?: number;
   /** Sees every request's headers first. */
   readonly authenticate?: Authenticate;
   /**

@@ -3,6 +3,7 @@ import { ErrorCode } from '../../core/error-codes';
 import { failure, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
 import type { ErrorObject } from '../../core/error-mapper';
 import type { BodyFailure, BodyLimits } from './body-reader';
+import { SHUTDOWN_ERRORS } from '../../core/shutdown';
 
 /** HTTP-level refusals carry a JSON-RPC error body too, so every client can read why. */
 export const HttpError = Object.freeze({
@@ -45,6 +46,9 @@ export function replyStatus(res: ServerResponse, status: number, headers: Readon
   res.end();
 }
 
+/** What a client learns of a failure on our side: nothing more. */
+export const INTERNAL_ERROR: ErrorObject = Object.freeze({ code: ErrorCode.InternalError, message: 'Internal error' });
+
 export const refusals = Object.freeze({
   badRequest: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Bad Request: ${message}` }),
   invalidRequest: (message: string): ErrorObject => ({ code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` }),
@@ -86,4 +90,9 @@ export function refuseBody(res: ServerResponse, failure: BodyFailure, limits: Bo
   if (failure === 'aborted') return;
   const { status, error, close } = BODY_REFUSALS[failure](limits);
   replyError(res, status, error, close ? { ...headers, connection: 'close' } : headers, id);
+}
+
+/** A request that came once closing had started: 503, and the client should not reuse the connection. */
+export function refuseClosing(res: ServerResponse, headers: Readonly<Record<string, string>>, id: RequestId | null): void {
+  replyError(res, 503, SHUTDOWN_ERRORS.refused, { ...headers, connection: 'close' }, id);
 }

@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { Exchange } from '../../protocol/core/exchange';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../core/jsonrpc';
 import { writeJson } from './http-replies';
-import { SSE_HEADERS, SseStream } from './sse-stream';
+import { SSE_HEADERS } from './sse-framing';
+import type { SseStream } from './sse-stream';
 
 /** What a POST exchange needs from the handler: how to open a stream and the headers to send. */
 export interface StreamFactory {

@@ -1,27 +1,21 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../core/jsonrpc';
-import type { EventStore } from './event-store';
-
-export const SSE_HEADERS = Object.freeze({
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-});
+import type { EventStore, StreamRef } from '../../protocol/events/event-store';
+import { messageEvent, primingEvent } from './sse-framing';
 
 /**
  * One logical SSE stream. It outlives the HTTP connection that carries it: every event is kept
  * in the event store first, so a client that reconnects with `Last-Event-ID` can pick it up where
- * it left off, on a new connection.
+ * it left off, on a new connection (of this node, or of another that follows the store).
  */
-export class SseStream {
+export class SseStream implements StreamRef {
   private writer?: ServerResponse;
   private queue: Promise<void> = Promise.resolve();
   private ended = false;
   /** Told when the stream ends for good; `delivered` when a connection carried its last event. */
   onFinished?: (delivered: boolean) => void;
 
-  constructor(readonly id: string, private readonly store: EventStore, private readonly retryMs: number) {}
+  constructor(readonly id: string, readonly sessionId: string, private readonly store: EventStore, private readonly retryMs: number) {}
 
   get finished(): boolean {
     return this.ended;
@@ -44,15 +38,15 @@ export class SseStream {
   /** The priming event: an id and no data, so the client can resume even before a message. */
   prime(): Promise<void> {
     return this.enqueue(async () => {
-      const id = await this.store.append(this.id, null);
-      this.write(`id: ${id}\nretry: ${this.retryMs}\ndata: \n\n`);
+      const id = await this.store.append(this, null);
+      this.write(primingEvent(id, this.retryMs));
     });
   }
 
   send(message: JsonRpcMessage): Promise<void> {
     return this.enqueue(async () => {
-      const id = await this.store.append(this.id, message);
-      this.write(`id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
+      const id = await this.store.append(this, message);
+      this.write(messageEvent(message, id));
     });
   }
 
@@ -64,16 +58,20 @@ export class SseStream {
     return this.enqueue(async () => {
       this.attach(res);
       for (const event of await this.store.after(lastEventId)) {
-        this.write(`id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`);
+        this.write(messageEvent(event.message, event.id));
       }
     });
   }
 
-  /** Ends the stream for good once everything queued is stored and written; again, waits for that. */
+  /**
+   * Ends the stream for good once everything queued is stored and written (the store marks the
+   * end, for a node following it); again, waits for that.
+   */
   finish(): Promise<void> {
     return this.enqueue(async () => {
       if (this.ended) return;
       this.ended = true;
+      await this.store.end(this.id).catch(() => undefined);
       const delivered = this.writer !== undefined && !this.writer.destroyed;
       this.writer?.end();
       this.writer = undefined;

@@ -5,7 +5,7 @@ import type { ErrorObject } from '../../core/error-mapper';
 import { failure, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
 import type { HttpCall } from './http-calls';
 import { writeJson } from './http-replies';
-import { SSE_HEADERS } from './sse-stream';
+import { messageEvent, SSE_HEADERS } from './sse-framing';
 
 /**
  * The way back for one stateless-era request: plain JSON when only the response goes out, SSE
@@ -37,7 +37,7 @@ export class StatelessExchange implements Exchange, HttpCall {
       this.res.writeHead(200, { ...this.headers, ...SSE_HEADERS });
       this.res.flushHeaders();
     }
-    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    this.res.write(messageEvent(message));
   }
 
   /** Closing gave up on the request: its handler is cancelled, and the client answered with `error` now. */
@@ -51,7 +51,7 @@ export class StatelessExchange implements Exchange, HttpCall {
     this.done = true;
     if (this.res.destroyed) return;
     if (this.streaming) {
-      if (response) this.res.write(`event: message\ndata: ${JSON.stringify(response)}\n\n`);
+      if (response) this.res.write(messageEvent(response));
       this.res.end();
       return;
     }

@@ -5,11 +5,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  Elicit, Field, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, Tool,
+  Elicit, Field, InMemoryEventStore, InMemorySessionStore, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, Tool,
   type Context, type HttpOptions, type StreamableHttpHandler,
 } from '../../../lib';
 import { connectHttp } from '../../integration/support/sdk-clients';
-import { INITIALIZE, openSession, openSse, post, send } from '../../integration/support/raw-http';
+import { INITIALIZE, openSession, openSse, post, send, sseIds, sseMessages } from '../../integration/support/raw-http';
 import { call, meta, VERSION } from '../../integration/support/stateless-client';
 import { Gate } from '../../support/gate';
 
@@ -29,6 +29,14 @@ class Shop {
 
   @Tool({ description: 'Answers at once' })
   quick() { return 'quick'; }
+
+  @Tool({ description: 'Reports progress, drops its connection, and answers once the spec opens its gate' })
+  async relay(_args: object, ctx: Context) {
+    await ctx.progress(1);
+    await ctx.closeStream();
+    await gate.pass(ctx.signal);
+    return 'relayed';
+  }
 
   @Tool({ description: 'Asks the user first' })
   async ask(_args: object, ctx: Context) {
@@ -57,6 +65,32 @@ async function stop(host: Server, server: PhantomServer): Promise<void> {
 
 describe('StreamableHttpHandler', () => {
   beforeEach(() => { gate = new Gate(); });
+
+  describe('#handle', () => {
+    context('when a client resumes a stream with Last-Event-ID on another node that shares the stores', () => {
+      it('replays what it missed, then carries on with what the first node sends, the result included', async () => {
+        const sessionStore = new InMemorySessionStore();
+        const eventStore = new InMemoryEventStore();
+        const nodes = [0, 1].map(() => new PhantomServer({ name: 'shop', version: '1', providers: [Shop], sessionStore, diagnostics: SILENT_DIAGNOSTICS }));
+        const [first, second] = await Promise.all(nodes.map((node) => node.listen({ port: 0, eventStore })));
+        try {
+          const session = await openSession(first.url);
+          const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } };
+
+          const dropped = await post(first.url, { jsonrpc: '2.0', id: 'r', method: 'tools/call', params: { name: 'relay', _meta: { progressToken: 'p' } } }, { 'mcp-session-id': session });
+          expect(sseMessages(dropped.text)).to.deep.equal([progress]);
+          const resumed = await openSse(second.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': sseIds(dropped.text)[0] } });
+          expect(resumed.status).to.equal(200);
+          expect(await resumed.next()).to.deep.equal(progress);
+          gate.open();
+          expect(await resumed.next()).to.deep.equal({ jsonrpc: '2.0', id: 'r', result: { content: [{ type: 'text', text: 'relayed' }] } });
+        } finally {
+          gate.open();
+          await Promise.all(nodes.map((node) => node.close()));
+        }
+      });
+    });
+  });
 
   describe('#close', () => {
     context('when mounted in a host server that keeps serving', () => {
