@@ -37,10 +37,10 @@ export type { PipelineMember } from './router/pipeline/pipeline-members';
 export { RateLimitGuard, type RateLimitOptions } from './router/pipeline/built-ins/rate-limit.guard';
 export { RequestLoggingInterceptor, type RequestLogEntry, type RequestLogSink } from './router/pipeline/built-ins/request-logging.interceptor';
 
-export type { MessageTransport } from './transport/message-transport';
-export { StdioTransport, type StdioOptions } from './transport/stdio.transport';
-export { InMemoryTransport } from './transport/in-memory.transport';
-export type { StreamConnection } from './transport/stream-connection';
+export type { MessageTransport } from './transport/pipe/message-transport';
+export { StdioTransport, type StdioOptions } from './transport/pipe/stdio.transport';
+export { InMemoryTransport } from './transport/pipe/in-memory.transport';
+export type { StreamConnection } from './transport/pipe/stream-connection';
 export { StreamableHttpHandler } from './transport/http/streamable-http.handler';
 export type { HttpOptions, ListenOptions, Authenticate, AuthDecision, AuthRequest } from './transport/http/http-options';
 export type { HttpListener } from './transport/http/http-listener';

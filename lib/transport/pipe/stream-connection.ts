@@ -1,18 +1,18 @@
-import { Cancellation } from '../core/cancellation';
-import type { Exchange } from '../protocol/core/exchange';
-import type { ProtocolCore } from '../protocol/core/protocol-core';
-import { ErrorCode } from '../core/error-codes';
-import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../core/jsonrpc';
-import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatch } from '../protocol/session-era/batch';
-import { allowsBatches } from '../protocol/versions';
-import { requestIdInUse, toErrorObject, tooManyRequests, type ErrorObject } from '../core/error-mapper';
-import { Method, Notification } from '../core/methods';
-import { carriesRequestMeta } from '../protocol/stateless-era/request-meta';
-import { StatelessMethod } from '../protocol/stateless-era/stateless-era';
-import type { SessionState } from '../protocol/session/session-state';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, isServerClosing, ServerClosingError, SHUTDOWN_ERRORS } from '../core/shutdown';
+import { Cancellation } from '../../core/cancellation';
+import type { Exchange } from '../../protocol/core/exchange';
+import type { ProtocolCore } from '../../protocol/core/protocol-core';
+import { ErrorCode } from '../../core/error-codes';
+import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../../core/jsonrpc';
+import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatch } from '../../protocol/session-era/batch';
+import { allowsBatches } from '../../protocol/versions';
+import { requestIdInUse, toErrorObject, tooManyRequests, type ErrorObject } from '../../core/error-mapper';
+import { Method, Notification } from '../../core/methods';
+import { carriesRequestMeta } from '../../protocol/stateless-era/request-meta';
+import { StatelessMethod } from '../../protocol/stateless-era/stateless-era';
+import type { SessionState } from '../../protocol/session/session-state';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, isServerClosing, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
-import { RunningCalls } from './running-calls';
+import { RunningCalls } from '../running-calls';
 
 export interface StreamConnectionOptions {
   /** How long running requests may still answer after the pipe closed (default 2 s). */
