@@ -1,16 +1,13 @@
 import { Cancellation } from '../../core/cancellation';
-import type { Exchange } from '../../protocol/core/exchange';
-import type { ProtocolCore } from '../../protocol/core/protocol-core';
-import { ErrorCode } from '../../core/error-codes';
-import { classify, dispatchByKind, failure, PARSE_ERROR, success, type ByKind, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../../core/jsonrpc';
-import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatch } from '../../protocol/session-era/batch';
-import { allowsBatches } from '../../protocol/versions';
-import { requestIdInUse, toErrorObject, tooManyRequests, type ErrorObject } from '../../core/error-mapper';
-import { Method, Notification } from '../../core/methods';
-import { carriesRequestMeta } from '../../protocol/stateless-era/request-meta';
-import { StatelessMethod } from '../../protocol/stateless-era/stateless-era';
-import type { SessionState } from '../../protocol/session/session-state';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, isServerClosing, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
+import { failure, PARSE_ERROR, type JsonRpcBatchResponse, type JsonRpcMessage, type RequestId } from '../../core/jsonrpc';
+import type { ErrorObject } from '../../core/error-mapper';
+import { isServerClosing, DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
+import type { Arrival, BatchWay, CallKind } from '../../protocol/arrival';
+import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
+import type { Dispatcher } from '../../protocol/dispatcher';
+import type { Exchange } from '../../protocol/exchange';
+import { PipeBinding } from '../../protocol/pipe-binding';
+import type { AdmittedBatch } from '../../protocol/session-era/batch';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
 import { RunningCalls } from '../running-calls';
 
@@ -22,25 +19,24 @@ export interface StreamConnectionOptions {
 }
 
 /**
- * One client on a message pipe (stdio, in-memory): one implicit session, created by `initialize`
- * and ended when the pipe closes or the server closes. Requests run concurrently; their messages
- * share the pipe.
+ * One client on a message pipe (stdio, in-memory): framing and the connection's lifetime. Each
+ * message goes to the dispatcher with the pipe's binding (its era and implicit session, which the
+ * dispatcher keeps); messages are admitted one at a time, in order, and requests then run
+ * concurrently, their messages sharing the pipe. The session ends when the pipe closes or the
+ * server closes.
  */
 export class StreamConnection {
-  /** The pipe's session, once `initialize` made it; loaded per message, since updates replace it in the store. */
-  private sessionId?: string;
+  private readonly binding = new PipeBinding();
   private closed = false;
   private ending = false;
-  private stateless = false;
   /** Closing: requests admitted from now on are answered at once with `SHUTDOWN_ERRORS.refused`. */
-  private refusing = false;
+  refusing = false;
   /** Messages are admitted one at a time, in order; requests then run concurrently. */
   private intake: Promise<void> = Promise.resolve();
-  private readonly calls = new RunningCalls<PipeCall>();
-  /** Stateless-era requests by id, for `notifications/cancelled`. */
-  private readonly statelessRuns = new Map<string, PipeRequest>();
-  /** `subscriptions/listen` streams, which never finish on their own. */
-  private readonly listens = new RunningCalls<PipeRequest>();
+  /** @internal Requests and batches running, which closing waits for. */
+  readonly calls = new RunningCalls<PipeCall>();
+  /** @internal `subscriptions/listen` streams, which never finish on their own. */
+  readonly listens = new RunningCalls<PipeRequest>();
   private readonly drainMs: number;
   private readonly shutdownTimeoutMs: number;
   private detach?: () => void;
@@ -49,7 +45,7 @@ export class StreamConnection {
   readonly done = new Promise<void>((resolve) => { this.resolveClosed = resolve; });
 
   constructor(
-    private readonly core: ProtocolCore,
+    private readonly dispatcher: Dispatcher,
     private readonly transport: MessageTransport,
     private readonly principal?: unknown,
     options: StreamConnectionOptions = {},
@@ -60,128 +56,50 @@ export class StreamConnection {
 
   async start(): Promise<void> {
     this.transport.onmessage = (value) => {
-      this.intake = this.intake.then(() => this.receive(value)).catch((error) => this.core.server.diagnostics.error('message failed', error));
+      this.intake = this.intake.then(() => this.receive(value)).catch((error) => this.dispatcher.diagnostics.error('message failed', error));
     };
     this.transport.onerror = (error) => {
       if (error instanceof MalformedMessageError) this.intake = this.intake.then(() => this.send(failure(null, PARSE_ERROR)));
-      else this.core.server.diagnostics.error('transport error', error);
+      else this.dispatcher.diagnostics.error('transport error', error);
     };
     this.transport.onclose = () => void this.end();
     await this.transport.start();
   }
 
-  private readonly exchange: Exchange = this.createExchange();
+  /** @internal The pipe's own way back, shared by every request on it. */
+  readonly exchange: Exchange = this.createExchange();
 
   private createExchange(): Exchange {
     const connection = this;
     return { send: (message) => connection.send(message), get open() { return !connection.closed; } };
   }
 
-  private readonly onKind: ByKind<Promise<void> | void> = {
-    invalid: ({ id, error }) => this.send(failure(id, error)),
-    request: ({ message }) => this.request(message),
-    notification: async ({ message }) => {
-      const state = await this.session();
-      if (state) await this.core.notification(state, message);
-      else if (message.method === Notification.Cancelled) this.statelessRuns.get(idKey(message.params?.requestId))?.cancellation.cancel('cancelled by the client');
-    },
-    response: async ({ message }) => {
-      const state = await this.session();
-      if (state) this.core.response(state, message);
-    },
-  };
-
-  private async session(): Promise<SessionState | undefined> {
-    return this.sessionId === undefined ? undefined : this.core.sessions.load(this.sessionId);
-  }
-
+  /** Admits one message; resolves once it is admitted (a request then runs on) or done. */
   private async receive(value: unknown): Promise<void> {
-    if (Array.isArray(value)) return this.batch(value);
-    await dispatchByKind(classify(value, this.core.maxJsonDepth), this.onKind);
+    const arrival = new PipeArrival(this, this.binding, this.principal);
+    const handled = this.dispatcher.dispatch(value, arrival)
+      .then((outcome) => this.answer(outcome, arrival.call), (error) => this.dispatcher.diagnostics.error('message failed', error))
+      .finally(() => arrival.release());
+    await Promise.race([handled, arrival.admitted]);
   }
 
-  /** A line holding a JSON-RPC batch: answered with one line holding the array of its responses. */
-  private async batch(values: unknown[]): Promise<void> {
-    const state = await this.session();
-    if (!state || !allowsBatches(state.protocolVersion)) return this.send(failure(null, batchRefusal(state?.protocolVersion)));
-    if (values.length === 0) return this.send(failure(null, EMPTY_BATCH));
-    const items = classifyBatch(values, this.core.maxJsonDepth);
-    if (this.refusing && items.some((item) => item.kind === 'request')) return this.send(failure(null, SHUTDOWN_ERRORS.refused));
-    const batch = await admitBatch(this.core, state, items, this.exchange);
-    const call = new PipeBatch(batch);
-    this.calls.add(call);
-    void batch.answers
-      .then((responses) => { if (responses.length > 0 && !call.givenUp) this.send(responses); })
-      .finally(() => this.calls.delete(call));
+  private answer(outcome: DispatchOutcome, call: PipeCall | undefined): void {
+    // The pipe's session, once `initialize` made it: it hears what belongs to no request, and stays alive while the pipe is open.
+    if (this.binding.sessionId !== undefined && !this.detach) this.attachSession(this.binding.sessionId);
+    if (outcome.kind !== 'answer') return;
+    if (call && !call.answerable) return;
+    this.send(outcome.response);
   }
 
-  private async request(message: JsonRpcRequest): Promise<void> {
-    if (this.refusing) return this.send(failure(message.id, SHUTDOWN_ERRORS.refused));
-    let current: SessionState | undefined;
-    try {
-      current = await this.session();
-    } catch (error) {
-      return this.failed(message, error);
-    }
-    if (message.method === Method.Initialize && this.sessionId === undefined && !this.stateless) {
-      const initialized = await this.core.initialize(message, this.principal).catch((error: unknown) => this.failed(message, error));
-      if (!initialized) return;
-      const { state, response } = initialized;
-      if (state) {
-        this.sessionId = state.id;
-        const detach = this.core.attachStandalone(state.id, (m) => this.send(m));
-        const release = this.core.keepAlive(state.id);
-        this.detach = () => { detach(); release(); };
-      }
-      return this.send(response);
-    }
-    // The era is decided by the first request: `_meta` with a version means 2026-07-28 for good.
-    if (this.sessionId === undefined && (this.stateless || carriesRequestMeta(message.params))) {
-      this.stateless = true;
-      return this.statelessRequest(message);
-    }
-    if (!current) {
-      if (message.method === Method.Ping) return this.send(success(message.id, {}));
-      return this.send(failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is not initialised; send initialize first' }));
-    }
-    const call = new PipeRequest(message.id);
-    this.calls.add(call);
-    void this.core.request(current, message, this.exchange, call.cancellation)
-      .then((response) => { if (response && call.answerable) this.send(response); })
-      .catch((error) => { if (call.answerable) this.failed(message, error); })
-      .finally(() => this.calls.delete(call));
-  }
-
-  /**
-   * Protocol 2026-07-28 on the pipe: each request stands alone; `notifications/cancelled` aborts it.
-   * Nothing ends them but their handlers (no connection closes per request, as on HTTP), so the
-   * pipe has the cap a session has.
-   */
-  private statelessRequest(message: JsonRpcRequest): void {
-    const key = idKey(message.id);
-    // Capped as a session's requests are; a reused id of a running request would replace it.
-    if (this.statelessRuns.has(key)) return this.send(failure(message.id, requestIdInUse(message.id, 'connection')));
-    const limit = this.core.maxInFlightPerSession;
-    if (this.statelessRuns.size >= limit) return this.send(failure(message.id, tooManyRequests(limit, 'connection')));
-    const call = new PipeRequest(message.id);
-    const calls = message.method === StatelessMethod.Listen ? this.listens : this.calls;
-    this.statelessRuns.set(key, call);
-    calls.add(call);
-    // A cancelled request is not answered, but a listen stream the server closes gets its closing response.
-    void this.core.stateless.request(message, { principal: this.principal, cancellation: call.cancellation, exchange: this.exchange })
-      .then((outcome) => { if (outcome.response && call.answerable) this.send(outcome.response); })
-      .catch((error) => { if (call.answerable) this.failed(message, error); })
-      .finally(() => { calls.delete(call); this.statelessRuns.delete(key); });
-  }
-
-  /** A request whose handling threw still gets an answer: the client must not wait forever. */
-  private failed(message: JsonRpcRequest, error: unknown): void {
-    this.send(failure(message.id, toErrorObject(error, message.method, this.core.server.diagnostics)));
+  private attachSession(sessionId: string): void {
+    const detach = this.dispatcher.attachStandalone(sessionId, (m) => this.send(m));
+    const release = this.dispatcher.keepAlive(sessionId);
+    this.detach = () => { detach(); release(); };
   }
 
   private send(message: JsonRpcMessage | JsonRpcBatchResponse): void {
     if (this.closed) return;
-    this.transport.send(message).catch((error) => this.core.server.diagnostics.error('send failed', error));
+    this.transport.send(message).catch((error) => this.dispatcher.diagnostics.error('send failed', error));
   }
 
   /**
@@ -227,30 +145,67 @@ export class StreamConnection {
 
   private async finish(): Promise<void> {
     this.closed = true;
-    for (const run of this.statelessRuns.values()) run.cancellation.cancel('the pipe closed');
     this.detach?.();
-    if (this.sessionId !== undefined) await this.core.endSession(this.sessionId);
+    await this.dispatcher.unbind(this.binding);
     await this.transport.close();
     this.resolveClosed();
   }
 }
 
-function idKey(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
+/**
+ * What the pipe tells the dispatcher about one message: its binding and principal, and the way
+ * back once a request is admitted. `admitted` settles then, so the pipe takes the next message
+ * while the request runs on (a batch: once its elements are admitted).
+ */
+class PipeArrival implements Arrival {
+  call?: PipeCall;
+  private listen = false;
+  private resolveAdmitted!: () => void;
+  readonly admitted = new Promise<void>((resolve) => { this.resolveAdmitted = resolve; });
+
+  constructor(private readonly connection: StreamConnection, readonly binding: PipeBinding, readonly principal: unknown) {}
+
+  get accepting(): boolean {
+    return !this.connection.refusing;
+  }
+
+  open(kind: CallKind, _sessionId: string | undefined, id: RequestId | null): BatchWay | undefined {
+    if (this.connection.refusing) return undefined;
+    const { exchange } = this.connection;
+    this.listen = kind === 'listen';
+    if (kind === 'batch') {
+      const batch = new PipeBatch(exchange, this.resolveAdmitted);
+      this.call = batch;
+      this.connection.calls.add(batch);
+      return batch;
+    }
+    const request = new PipeRequest(id as RequestId, exchange);
+    this.call = request;
+    if (this.listen) this.connection.listens.add(request);
+    else this.connection.calls.add(request);
+    this.resolveAdmitted();
+    return request;
+  }
+
+  release(): void {
+    if (!this.call) return;
+    if (this.listen) this.connection.listens.delete(this.call as PipeRequest);
+    else this.connection.calls.delete(this.call);
+  }
 }
 
 /** A request (or a batch) running on the pipe: once closing gave up on it, its own answer is dropped. */
 interface PipeCall {
-  givenUp: boolean;
+  readonly answerable: boolean;
   /** Cancels it with `reason` and returns what answers it now. */
   giveUp(reason: Error, error: ErrorObject): JsonRpcMessage | JsonRpcBatchResponse;
 }
 
-class PipeRequest implements PipeCall {
+class PipeRequest implements PipeCall, BatchWay {
   readonly cancellation = new Cancellation();
-  givenUp = false;
+  private givenUp = false;
 
-  constructor(private readonly id: RequestId) {}
+  constructor(private readonly id: RequestId, readonly exchange: Exchange) {}
 
   /**
    * Whether its own answer still goes out: not once closing gave up on it, nor once the client
@@ -267,13 +222,25 @@ class PipeRequest implements PipeCall {
   }
 }
 
-class PipeBatch implements PipeCall {
-  givenUp = false;
+class PipeBatch implements PipeCall, BatchWay {
+  /** Not cancelled by anything: each request of the batch has its own, which closing cancels. */
+  readonly cancellation = new Cancellation();
+  private batch?: AdmittedBatch;
+  private givenUp = false;
 
-  constructor(private readonly batch: AdmittedBatch) {}
+  constructor(readonly exchange: Exchange, private readonly onAdmitted: () => void) {}
+
+  get answerable(): boolean {
+    return !this.givenUp;
+  }
+
+  admitted(batch: AdmittedBatch): void {
+    this.batch = batch;
+    this.onAdmitted();
+  }
 
   giveUp(reason: Error, error: ErrorObject): JsonRpcBatchResponse {
     this.givenUp = true;
-    return this.batch.giveUp(reason, error);
+    return this.batch?.giveUp(reason, error) ?? [];
   }
 }
