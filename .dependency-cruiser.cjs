@@ -29,6 +29,28 @@ module.exports = {
       to: { path: ['router', 'definitions', 'schema', 'decorators', 'metadata', 'uri-template', 'results'].map(folder) },
     },
     {
+      name: 'transports-enter-through-the-dispatcher',
+      comment: 'A transport hands every message to the dispatcher and frames its outcome; the engines behind it (the session engine, the stateless era, the running-requests table, server events, the pending requests) are wired by the server, never reached by a transport.',
+      severity: 'error',
+      from: { path: folder('transport') },
+      to: {
+        path: [
+          '^lib/protocol/session-era/session-engine\\.ts$',
+          '^lib/protocol/session-era/pending-requests\\.ts$',
+          '^lib/protocol/stateless-era/stateless-era\\.ts$',
+          '^lib/protocol/running-requests\\.ts$',
+          '^lib/protocol/events/',
+        ],
+      },
+    },
+    {
+      name: 'protocol-knows-no-transport',
+      comment: 'The protocol layer returns semantic outcomes (refusal kinds, never HTTP statuses) and knows no socket: it never imports a transport.',
+      severity: 'error',
+      from: { path: folder('protocol') },
+      to: { path: [folder('transport'), folder('server')] },
+    },
+    {
       name: 'router-touches-no-socket',
       comment: 'The router and everything below it know nothing of protocols, eras or transports.',
       severity: 'error',

@@ -22,9 +22,12 @@ import { PendingRequests } from './pending-requests';
 import { SessionChannel, type ChannelHost } from './session-channel';
 import { UrlElicitations } from './url-elicitations';
 
+/** What the session era asks of the router: its methods, the operation pipeline, the resource rules. */
+export type SessionRouter = Pick<Router, 'handles' | 'handle' | 'operate' | 'resourceUri' | 'canRead'>;
+
 /** What the session era is built from, handed in by the composition root. */
 export interface SessionEngineDeps {
-  readonly router: Router;
+  readonly router: SessionRouter;
   readonly identity: ServerIdentity;
   /** What is registered now: capabilities are computed from it at each `initialize`. */
   readonly counts: () => FeatureCounts;
@@ -91,7 +94,7 @@ export class SessionEngine implements ChannelHost {
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly store: SessionStore;
   private readonly bus: SessionBus;
-  private readonly router: Router;
+  private readonly router: SessionRouter;
   private readonly diagnostics: Diagnostics;
   private readonly clock: () => number;
   private readonly newSessionId: () => string;
@@ -282,8 +285,9 @@ export class SessionEngine implements ChannelHost {
   forget(id: string): void {
     this.held.get(id)?.();
     this.held.delete(id);
-    this.running.cancelScope(id);
+    // Waiters first, so that they learn why (the session ended), rather than a bare cancellation.
     this.pending.abandon(id);
+    this.running.cancelScope(id);
     this.events.detach(id);
     this.urlElicitations.forgetSession(id);
     for (const listener of this.endedListeners) listener(id);

@@ -58,9 +58,12 @@ export interface StatelessFacts {
   readonly exchange: Exchange;
 }
 
+/** What the stateless era asks of the router: its methods and the operation pipeline. */
+export type StatelessRouter = Pick<Router, 'handles' | 'handle' | 'operate'>;
+
 /** What the stateless era is built from, handed in by the composition root. */
 export interface StatelessEraDeps {
-  readonly router: Router;
+  readonly router: StatelessRouter;
   readonly identity: ServerIdentity;
   /** What is registered now: capabilities and the listen filter follow it. */
   readonly counts: () => FeatureCounts;

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '../../core/error-codes';
-import { failure, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
+import { failure, type RequestId } from '../../core/jsonrpc';
 import type { ErrorObject } from '../../core/error-mapper';
 import type { BodyFailure, BodyLimits } from './body-reader';
 
@@ -8,7 +8,6 @@ import type { BodyFailure, BodyLimits } from './body-reader';
 export const HttpError = Object.freeze({
   /** Generic transport-level failure (the SDKs' convention for HTTP errors). */
   ServerError: -32000,
-  SessionNotFound: -32001,
 });
 
 /**
@@ -48,7 +47,6 @@ export function replyStatus(res: ServerResponse, status: number, headers: Readon
 export const refusals = Object.freeze({
   badRequest: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Bad Request: ${message}` }),
   invalidRequest: (message: string): ErrorObject => ({ code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` }),
-  sessionNotFound: (): ErrorObject => ({ code: HttpError.SessionNotFound, message: 'Session not found' }),
   unauthorized: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Unauthorized: ${message}` }),
   forbidden: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Forbidden: ${message}` }),
   notAcceptable: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Not Acceptable: ${message}` }),
@@ -65,13 +63,6 @@ export const refusals = Object.freeze({
   unreadableBody: (): ErrorObject => ({ code: ErrorCode.InvalidRequest, message: 'Invalid Request: the parsed body cannot be read as JSON (circular or too deeply nested)' }),
   serviceUnavailable: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Service Unavailable: ${message}` }),
 });
-
-/** The status of an `initialize` the protocol refused, by error code: bad params are 400. */
-const INITIALIZE_REFUSAL_STATUS: ReadonlyMap<number, number> = new Map([[ErrorCode.TooManySessions, 503]]);
-
-export function refusedInitializeStatus(response: JsonRpcResponse): number {
-  return ('error' in response && INITIALIZE_REFUSAL_STATUS.get(response.error.code)) || 400;
-}
 
 /** How each body failure is answered; an aborted request has no one left to answer. */
 const BODY_REFUSALS: Readonly<Record<Exclude<BodyFailure, 'aborted'>, (limits: BodyLimits) => { status: number; error: ErrorObject; close: boolean }>> = Object.freeze({
