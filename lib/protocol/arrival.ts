@@ -28,7 +28,7 @@ export interface Arrival {
   readonly binding?: PipeBinding;
   /** False once the transport is closing: no new request is taken. */
   readonly accepting: boolean;
-  /** HTTP, stateless era: the mirrored headers against the body (and the tool's input schema). */
+  /** HTTP, stateless era: the mirrored headers against the body and the tool's input schema (called on the arrival). */
   readonly checkHeaders?: HeaderCheck;
   /**
    * Opens the way back for a request (or a batch) being admitted now, registered with the

@@ -14,6 +14,15 @@ async function sampling(at: ReturnType<typeof node>, state: Awaited<ReturnType<t
   return { answer, sent, exchange, asked: at.router.asked[at.router.asked.length - 1] };
 }
 
+/** Two nodes sharing a store and a bus, and a session made on the first. */
+async function twoNodes() {
+  const store = new FakeStore();
+  const bus = new InProcessSessionBus();
+  const here = node({ store, bus });
+  const there = node({ store, bus });
+  return { here, there, state: await session(here.engine) };
+}
+
 /** A bus that counts what crosses it, for the hot path's sake. */
 class CountingBus extends InProcessSessionBus {
   readonly counts = { publish: 0, subscribe: 0, broadcast: 0 };
@@ -66,11 +75,7 @@ describe('SessionEngine', () => {
 
     context('when the request waits on another node', () => {
       it('reaches it over the bus', async () => {
-        const store = new FakeStore();
-        const bus = new InProcessSessionBus();
-        const here = node({ store, bus });
-        const there = node({ store, bus });
-        const state = await session(here.engine);
+        const { here, there, state } = await twoNodes();
         const { answer, sent } = await sampling(here, state);
         there.engine.response(state, { jsonrpc: '2.0', id: sent.id, result: { role: 'assistant', content: { type: 'text', text: 'via the bus' } } });
         expect(await answer).to.have.nested.property('result.answer.content.text', 'via the bus');
@@ -81,11 +86,7 @@ describe('SessionEngine', () => {
   describe('#notification', () => {
     context('when notifications/cancelled names a request running on another node', () => {
       it('cancels it there, over the bus', async () => {
-        const store = new FakeStore();
-        const bus = new InProcessSessionBus();
-        const here = node({ store, bus });
-        const there = node({ store, bus });
-        const state = await session(here.engine);
+        const { here, there, state } = await twoNodes();
         const running = way();
         const answer = here.engine.request(state, call(9, 'wait'), running);
         await there.engine.notification(state, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9, reason: 'user' } });
@@ -168,11 +169,7 @@ describe('SessionEngine', () => {
 
     context('when it ends on another node', () => {
       it('fails the waiters held here too', async () => {
-        const store = new FakeStore();
-        const bus = new InProcessSessionBus();
-        const here = node({ store, bus });
-        const there = node({ store, bus });
-        const state = await session(here.engine);
+        const { here, there, state } = await twoNodes();
         const { asked } = await sampling(here, state);
         await there.engine.endSession(state.id);
         expect(await settledNow(asked)).to.have.property('error').with.property('code', 'session_closed');
@@ -193,11 +190,7 @@ describe('SessionEngine', () => {
     });
 
     it('reaches the node that sent it, and the session\'s standalone stream once the exchange closed', async () => {
-      const store = new FakeStore();
-      const bus = new InProcessSessionBus();
-      const here = node({ store, bus });
-      const there = node({ store, bus });
-      const state = await session(here.engine);
+      const { here, there, state } = await twoNodes();
       const exchange = new FakeExchange();
       here.engine.trackUrlElicitation('flow-2', state.id, exchange);
       exchange.open = false;
