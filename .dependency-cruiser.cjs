@@ -23,10 +23,10 @@ module.exports = {
     },
     {
       name: 'cluster-seams-import-only-core',
-      comment: 'The seams in protocol/events/ (event store, session bus) are what a Redis package implements: they name core types only, never the protocol core or a transport.',
+      comment: 'The seams in protocol/seams/ (session store, event store, session bus) are what a Redis package implements: they name core types only, never the protocol engines or a transport.',
       severity: 'error',
-      from: { path: '^lib/protocol/events/' },
-      to: { path: '^lib/', pathNot: [folder('core'), '^lib/protocol/events/'] },
+      from: { path: '^lib/protocol/seams/' },
+      to: { path: '^lib/', pathNot: [folder('core'), '^lib/protocol/seams/'] },
     },
     {
       name: 'transport-is-framing-only',
@@ -34,6 +34,28 @@ module.exports = {
       severity: 'error',
       from: { path: folder('transport') },
       to: { path: ['router', 'definitions', 'schema', 'decorators', 'metadata', 'uri-template', 'results'].map(folder) },
+    },
+    {
+      name: 'transports-enter-through-the-dispatcher',
+      comment: 'A transport hands every message to the dispatcher and frames its outcome; the engines behind it (the session engine, the stateless era, the running-requests table, server events, the pending requests) are wired by the server, never reached by a transport.',
+      severity: 'error',
+      from: { path: folder('transport') },
+      to: {
+        path: [
+          '^lib/protocol/session-era/session-engine\\.ts$',
+          '^lib/protocol/session-era/pending-requests\\.ts$',
+          '^lib/protocol/stateless-era/stateless-era\\.ts$',
+          '^lib/protocol/running-requests\\.ts$',
+          '^lib/protocol/events/',
+        ],
+      },
+    },
+    {
+      name: 'protocol-knows-no-transport',
+      comment: 'The protocol layer returns semantic outcomes (refusal kinds, never HTTP statuses) and knows no socket: it never imports a transport.',
+      severity: 'error',
+      from: { path: folder('protocol') },
+      to: { path: [folder('transport'), folder('server')] },
     },
     {
       name: 'router-touches-no-socket',

@@ -37,19 +37,19 @@ export type { PipelineMember } from './router/pipeline/pipeline-members';
 export { RateLimitGuard, type RateLimitOptions } from './router/pipeline/built-ins/rate-limit.guard';
 export { RequestLoggingInterceptor, type RequestLogEntry, type RequestLogSink } from './router/pipeline/built-ins/request-logging.interceptor';
 
-export type { MessageTransport } from './transport/message-transport';
-export { StdioTransport, type StdioOptions } from './transport/stdio.transport';
-export { InMemoryTransport } from './transport/in-memory.transport';
-export type { StreamConnection } from './transport/stream-connection';
+export type { MessageTransport } from './transport/pipe/message-transport';
+export { StdioTransport, type StdioOptions } from './transport/pipe/stdio.transport';
+export { InMemoryTransport } from './transport/pipe/in-memory.transport';
+export type { StreamConnection } from './transport/pipe/stream-connection';
 export { StreamableHttpHandler } from './transport/http/streamable-http.handler';
 export type { HttpOptions, ListenOptions, Authenticate, AuthDecision, AuthRequest } from './transport/http/http-options';
 export type { HttpListener } from './transport/http/http-listener';
 export {
   InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,
-} from './protocol/events/event-store';
-export { InMemorySessionStore, type InMemorySessionStoreOptions, type SessionChange, type SessionStore } from './protocol/session/session-store';
-export { InProcessSessionBus, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/events/session-bus';
-export type { SessionState } from './protocol/session/session-state';
+} from './protocol/seams/event-store';
+export { InMemorySessionStore, type InMemorySessionStoreOptions, type SessionChange, type SessionStore } from './protocol/seams/session-store';
+export { InProcessSessionBus, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/seams/session-bus';
+export type { SessionState } from './protocol/seams/session-state';
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
 export type { CacheHint } from './metadata/cache-hint';

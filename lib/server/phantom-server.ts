@@ -8,23 +8,23 @@ import type { Implementation } from '../core/wire.types';
 import { Paginator } from '../router/pagination';
 import { Registry, type ListChangeListener } from '../router/registry';
 import { Router, type Outcome } from '../router/router';
-import { EVERYTHING_VISIBLE, type VisibleItem } from '../router/visibility';
+import { EVERYTHING_VISIBLE } from '../router/visibility';
 import type { PipelineMember } from '../router/pipeline/pipeline-members';
 import { scan } from '../definitions/scanner';
 import { wiringProblems } from '../definitions/provider-wiring.check';
 import { DefinitionError } from '../core/errors';
-import { ProtocolCore } from '../protocol/core/protocol-core';
-import type { ServedApplication } from '../protocol/core/served-application';
-import type { MessageTransport } from '../transport/message-transport';
-import { StreamConnection } from '../transport/stream-connection';
+import type { MessageTransport } from '../transport/pipe/message-transport';
+import { StreamConnection } from '../transport/pipe/stream-connection';
 import type { HttpOptions, ListenOptions } from '../transport/http/http-options';
 import { StreamableHttpHandler } from '../transport/http/streamable-http.handler';
 import { listenHttp, type HttpListener } from '../transport/http/http-listener';
+import { composeProtocol, type Protocol } from './protocol-composition';
 import type { PhantomServerOptions } from './server-options';
 
 /**
- * An MCP server built from decorated classes. It scans the providers once, compiles the router,
- * and owns a tsyringe child container in which each provider is a singleton.
+ * An MCP server built from decorated classes: the composition root. It scans the providers once,
+ * compiles the router, wires the protocol layer and the transports, and owns a tsyringe child
+ * container in which each provider is a singleton.
  *
  * @example
  * const server = new PhantomServer({ name: 'weather', version: '1.0.0', providers: [WeatherTools] });
@@ -35,8 +35,8 @@ export class PhantomServer {
   readonly instructions: string | undefined;
   /** The server's own child container: register services here, or in the parent you passed. */
   readonly container: DependencyContainer;
-  readonly registry = new Registry();
-  readonly router: Router;
+  private readonly registry = new Registry();
+  private readonly router: Router;
   /** Where the framework reports handler failures. */
   readonly diagnostics: Diagnostics;
 
@@ -108,29 +108,15 @@ export class PhantomServer {
     return this.registry.onChange(listener);
   }
 
-  /** The protocol engine shared by every transport of this server, made on first use. */
-  get protocol(): ProtocolCore {
-    return (this.core ??= new ProtocolCore(this.served(), {
-      sessionStore: this.options.sessionStore,
-      sessionIdleMs: this.options.sessionIdleMs,
-      maxSessions: this.options.maxSessions,
-      requestTimeoutMs: this.options.requestTimeoutMs,
-      maxInFlightPerSession: this.options.maxInFlightPerSession,
-      maxSubscriptionsPerSession: this.options.maxSubscriptionsPerSession,
-      warningRateLimit: this.options.warningRateLimit,
-      maxJsonDepth: this.options.maxJsonDepth,
-      stateless: { stateKey: this.options.stateKey, stateTtlMs: this.options.stateTtlMs, cache: this.options.cacheDefaults },
+  /** The protocol layer shared by every transport of this server, made on first use. */
+  private get protocol(): Protocol {
+    return (this.composed ??= composeProtocol({
+      registry: this.registry,
+      router: this.router,
+      identity: { info: this.info, instructions: this.instructions },
+      diagnostics: this.diagnostics,
+      options: this.options,
     }));
-  }
-
-  /** Whether `principal` may see and use `item` (the `visible` rule; everything without one). */
-  canSee(item: VisibleItem, principal: unknown): boolean {
-    return this.options.visible?.(item, principal) ?? true;
-  }
-
-  /** True when what a caller sees depends on who it is (a `visible` rule is set). */
-  get filtersByPrincipal(): boolean {
-    return this.options.visible !== undefined;
   }
 
   /**
@@ -141,7 +127,7 @@ export class PhantomServer {
    * await server.connect(new StdioTransport());
    */
   async connect(transport: MessageTransport, principal?: unknown): Promise<StreamConnection> {
-    const connection = new StreamConnection(this.protocol, transport, principal, { shutdownTimeoutMs: this.options.shutdownTimeoutMs });
+    const connection = new StreamConnection(this.protocol.dispatcher, transport, principal, { shutdownTimeoutMs: this.options.shutdownTimeoutMs });
     this.serving(connection);
     void connection.done.then(() => this.running.delete(connection));
     await connection.start();
@@ -153,7 +139,7 @@ export class PhantomServer {
    * Its `close()` drains it gracefully (see Shutting down in the README); `server.close()` closes it too.
    */
   httpHandler(options: HttpOptions = {}): StreamableHttpHandler {
-    return this.serving(new StreamableHttpHandler(this.protocol, { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...options }));
+    return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...options }));
   }
 
   /**
@@ -166,17 +152,19 @@ export class PhantomServer {
     return this.serving(await listenHttp(this.httpHandler(options), options));
   }
 
-  /** Tells every client subscribed to `uri` that it changed. */
+  /** Tells every client subscribed to `uri` that it changed (on every node, over the session bus). */
   resourceUpdated(uri: string): Promise<void> {
-    return this.protocol.resourceUpdated(uri);
+    return this.protocol.events.resourceUpdated(uri);
   }
 
   /**
    * Announces that the URL elicitation `elicitationId` is complete (the user finished the flow
-   * in the browser); `false` when no session waits for it.
+   * in the browser). Call it on any node: it goes over the session bus to the node that sent the
+   * elicitation, which tells the client; an id no node tracks (unknown, already completed, or of a
+   * session that ended) is ignored. Resolves once the bus has taken it.
    */
-  notifyElicitationComplete(elicitationId: string): boolean {
-    return this.protocol.notifyElicitationComplete(elicitationId);
+  notifyElicitationComplete(elicitationId: string): Promise<void> {
+    return this.protocol.engine.notifyElicitationComplete(elicitationId);
   }
 
   /**
@@ -194,7 +182,7 @@ export class PhantomServer {
 
   private async shutDown(): Promise<void> {
     await Promise.all([...this.running].map((part) => part.close()));
-    await this.core?.close();
+    await this.composed?.close();
   }
 
   /** What `close()` closes; a closed server takes nothing new to run. */
@@ -212,23 +200,9 @@ export class PhantomServer {
     return this.router.handle(method, params, ctx);
   }
 
-  private core?: ProtocolCore;
+  private composed?: Protocol;
   private readonly running = new Set<{ close(): Promise<void> }>();
   private closing?: Promise<void>;
-
-  /** Exactly what the protocol layer needs of this server, and nothing that would let it reach back. */
-  private served(): ServedApplication {
-    return {
-      router: this.router,
-      registry: this.registry,
-      info: this.info,
-      instructions: this.instructions,
-      diagnostics: this.diagnostics,
-      filtersByPrincipal: this.filtersByPrincipal,
-      canSee: (item, principal) => this.canSee(item, principal),
-      onListChanged: (listener) => this.onListChanged(listener),
-    };
-  }
 
   private readonly resolve = (cls: Constructor): object => this.container.resolve(cls) as object;
 

@@ -1,7 +1,8 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Constructor } from '../metadata/metadata-store';
 import type { Diagnostics, WarningRateLimit } from '../core/diagnostics';
-import type { SessionStore } from '../protocol/session/session-store';
+import type { SessionStore } from '../protocol/seams/session-store';
+import type { SessionBus } from '../protocol/seams/session-bus';
 import type { Visibility } from '../router/visibility';
 import type { CacheHint } from '../metadata/cache-hint';
 import type { Icon } from '../core/wire.types';
@@ -49,6 +50,12 @@ export interface PhantomServerOptions {
   readonly maxUriLength?: number;
   /** Where sessions live (default: in memory, one process). */
   readonly sessionStore?: SessionStore;
+  /**
+   * What carries messages between replicas (default: in-process, one node): the client's answer to
+   * a server-to-client request, cancellations, notifications for a stream held elsewhere, session
+   * ends, list changes, resource updates and URL-elicitation completions. `close()` closes it.
+   */
+  readonly bus?: SessionBus;
   /**
    * Idle sessions expire after this long (default 30 minutes). Every message of a session counts
    * as activity, and so does an open GET stream or pipe; a session with a request running never expires.

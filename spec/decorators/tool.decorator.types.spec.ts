@@ -53,16 +53,21 @@ class Mistyped {
   nothing() {}
 }
 
+async function toolCount(server: PhantomServer): Promise<number> {
+  const outcome = await server.handle('tools/list');
+  return 'result' in outcome ? (outcome.result.tools as unknown[]).length : -1;
+}
+
 describe('Tool', () => {
   context('when given output: Dto', () => {
-    it('accepts methods whose return type fits the DTO or is a tool result', () => {
+    it('accepts methods whose return type fits the DTO or is a tool result', async () => {
       const server = new PhantomServer({ name: 't', version: '1', providers: [Typed] });
-      expect(server.registry.counts.tools).to.equal(4);
+      expect(await toolCount(server)).to.equal(4);
     });
 
-    it('still records a method that was forced past the type check', () => {
+    it('still records a method that was forced past the type check', async () => {
       const server = new PhantomServer({ name: 't', version: '1', providers: [Mistyped] });
-      expect(server.registry.counts.tools).to.equal(5);
+      expect(await toolCount(server)).to.equal(5);
     });
   });
 });

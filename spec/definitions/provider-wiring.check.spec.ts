@@ -244,7 +244,7 @@ describe('PhantomServer', () => {
       it('refuses it, adding nothing, and checks it again when it is added once more', async () => {
         const server = new PhantomServer({ name: 's', version: '1', providers: [] });
         expect(() => server.add(Late)).to.throw(DefinitionError, /Late: constructor parameter 0 \(value\) asks for "LATE"/);
-        expect(server.registry.tool('late')).to.equal(undefined);
+        expect(await server.handle('tools/call', { name: 'late' })).to.have.nested.property('error.code', -32602);
         expect(server.container.isRegistered(Late)).to.equal(false);
         expect(() => server.add(Late)).to.throw(DefinitionError, /asks for "LATE"/);
         server.container.register('LATE', { useValue: 'v' });

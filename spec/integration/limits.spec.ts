@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Context, InMemoryTransport, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Diagnostics, type HttpListener, type PhantomServerOptions } from '../../lib';
+import { Context, InMemorySessionStore, InMemoryTransport, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Diagnostics, type HttpListener, type PhantomServerOptions } from '../../lib';
 import { everythingServer } from './support/everything.fixture';
 import { connectHttp, connectInMemory } from './support/sdk-clients';
 import { INITIALIZE, openSession, post } from './support/raw-http';
@@ -166,11 +166,12 @@ describe('server limits', () => {
   describe('maxSessions (default 10,000)', () => {
     context('when pipe connections hold as many sessions as the limit', () => {
       it('refuses initialize on another pipe with -32005, and accepts it once a pipe has closed (official client, in memory)', async () => {
-        const server = holderServer({ maxSessions: 1 });
+        const sessions = new InMemorySessionStore();
+        const server = holderServer({ maxSessions: 1, sessionStore: sessions });
         const first = await connectInMemory(server);
         expect((await errorOf(connectInMemory(server))).code).to.equal(-32005);
         await first.close();
-        while (await server.protocol.sessions.count() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        while (await sessions.count() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
         const again = await connectInMemory(server);
         expect(await again.ping()).to.deep.equal({});
         await again.close();

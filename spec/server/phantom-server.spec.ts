@@ -84,11 +84,11 @@ describe('PhantomServer', () => {
       expect(await server.handle('tools/list')).to.deep.equal({ result: { tools: [] } });
     });
 
-    it('refuses a second definition of a served name, adding nothing', () => {
+    it('refuses a second definition of a served name, adding nothing', async () => {
       const server = new PhantomServer({ name: 's', version: '1', providers: [Extra] });
       class Clash { @Tool({ description: 'x', name: 'extra' }) other() {} @Tool({ description: 'y' }) fresh() {} }
       expect(() => server.add(Clash)).to.throw(DefinitionError, /tool "extra" is already registered/);
-      expect(server.registry.tool('fresh')).to.equal(undefined);
+      expect(await server.handle('tools/call', { name: 'fresh' })).to.have.nested.property('error.code', -32602);
     });
   });
 

@@ -1,11 +1,12 @@
 import { Cancellation } from '../../core/cancellation';
-import type { Exchange } from '../core/exchange';
-import type { ProtocolCore } from '../core/protocol-core';
+import type { Diagnostics } from '../../core/diagnostics';
+import type { Exchange } from '../exchange';
+import type { SessionEngine } from './session-engine';
 import { ErrorCode } from '../../core/error-codes';
 import { toErrorObject, type ErrorObject } from '../../core/error-mapper';
 import { classify, failure, type Classified, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
 import { Method } from '../../core/methods';
-import type { SessionState } from '../session/session-state';
+import type { SessionState } from '../seams/session-state';
 
 export const EMPTY_BATCH: ErrorObject = Object.freeze({ code: ErrorCode.InvalidRequest, message: 'Invalid Request: an empty batch' });
 
@@ -49,25 +50,26 @@ interface Slot {
  * one has none).
  */
 export async function admitBatch(
-  core: ProtocolCore,
+  engine: SessionEngine,
   state: SessionState,
   items: readonly Classified[],
   exchange: Exchange,
+  diagnostics: Diagnostics,
 ): Promise<AdmittedBatch> {
   const errors: JsonRpcResponse[] = [];
   const slots: Slot[] = [];
   const running: Promise<JsonRpcResponse | undefined>[] = [];
   for (const item of items) {
     if (item.kind === 'invalid') errors.push(failure(item.id, item.error));
-    else if (item.kind === 'notification') await core.notification(state, item.message);
-    // One that matches no request is warned about by the core, within the client-warning limit.
-    else if (item.kind === 'response') core.response(state, item.message);
+    else if (item.kind === 'notification') await engine.notification(state, item.message);
+    // One that matches no request is warned about by the engine, within the client-warning limit.
+    else if (item.kind === 'response') engine.response(state, item.message);
     else {
       const { message } = item;
       const slot: Slot = { id: message.id, cancellation: new Cancellation() };
       slots.push(slot);
-      running.push(core.request(state, message, exchange, slot.cancellation)
-        .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, core.server.diagnostics)))
+      running.push(engine.request(state, message, { exchange, cancellation: slot.cancellation })
+        .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, diagnostics)))
         .then((response) => { slot.answer = response ?? null; return response; }));
     }
   }

@@ -2,8 +2,8 @@ import { resourceNotFound } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
 import { Method } from '../../core/methods';
 import type { OperationInfo } from '../../router/router';
-import type { SessionState } from '../session/session-state';
-import type { SessionChange } from '../session/session-store';
+import type { SessionState } from '../seams/session-state';
+import type { SessionChange } from '../seams/session-store';
 import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../../core/wire.types';
 
 /** What the lifecycle methods ask of the router: a checked URI, and whether a caller may know it. */

@@ -3,11 +3,11 @@ import { ToolError } from '../../core/errors';
 import { notification, request } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
 import type { JsonObject, LoggingLevel } from '../../core/wire.types';
-import type { Exchange } from '../core/exchange';
-import type { PendingRequests } from '../core/pending-requests';
-import type { SessionState } from '../session/session-state';
+import type { Exchange } from '../exchange';
+import type { PendingRequests } from './pending-requests';
+import type { SessionState } from '../seams/session-state';
 
-/** What the channel needs from the protocol core beyond the request's own exchange. */
+/** What the channel needs from the session engine beyond the request's own exchange. */
 export interface ChannelHost {
   readonly pending: PendingRequests;
   resourceUpdated(uri: string): Promise<void>;
@@ -17,7 +17,7 @@ export interface ChannelHost {
 
 /**
  * The session era's way back to the client: notifications and requests go on the request's own
- * exchange, and responses come back through the core's pending table.
+ * exchange, and responses come back through the engine's pending table.
  */
 export class SessionChannel implements ClientChannel {
   constructor(

@@ -4,6 +4,9 @@ import { Method } from '../../core/methods';
 import type { Implementation, JsonObject } from '../../core/wire.types';
 import { MetaKey } from './request-meta';
 
+/** Where the decorators' caching hints are looked up (the registry). */
+export type CacheHints = Pick<Registry, 'listCacheHint' | 'hasListers' | 'resolveResource'>;
+
 /** Server-wide caching defaults, before what the decorators say. */
 export interface CacheDefaults {
   readonly lists: Required<CacheHint>;
@@ -27,7 +30,7 @@ const LIST_OF: Readonly<Partial<Record<string, HintedList>>> = Object.freeze({
 export class ResultDecorator {
   private readonly serverMeta: JsonObject;
 
-  constructor(private readonly registry: Registry, info: Implementation, private readonly defaults: CacheDefaults) {
+  constructor(private readonly registry: CacheHints, info: Implementation, private readonly defaults: CacheDefaults) {
     this.serverMeta = Object.freeze({ [MetaKey.serverInfo]: Object.freeze({ name: info.name, version: info.version }) });
   }
 

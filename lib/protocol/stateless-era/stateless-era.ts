@@ -1,22 +1,24 @@
 import type { Cancellation } from '../../core/cancellation';
 import { Context } from '../../context/context';
-import type { ServedApplication } from '../core/served-application';
-import type { Exchange } from '../core/exchange';
-import type { SubscriptionHub, ListenFilter } from '../core/subscription-hub';
+import type { Exchange } from '../exchange';
+import type { SubscriptionHub, ListenFilter } from '../events/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
 import { isServerClosing } from '../../core/shutdown';
-import { failure, notification, success, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
+import { failure, notification, success, type JsonRpcRequest } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
-import { serverCapabilities } from '../capabilities';
+import { serverCapabilities, type FeatureCounts } from '../capabilities';
 import type { JsonObject } from '../../core/wire.types';
-import type { OperationInfo } from '../../router/router';
+import type { OperationInfo, Router } from '../../router/router';
 import type { ClientChannel } from '../../context/client-channel';
+import { answer, NOTHING, refused, type DispatchOutcome } from '../dispatch-outcome';
+import { REFUSAL_OF_CODE, type RefusalKind } from '../refusal';
+import type { ServerIdentity } from '../server-identity';
 import { InputChannel } from './input-channel';
 import { MetaKey, readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
-import { ResultDecorator, type CacheDefaults } from './result-decoration';
+import { ResultDecorator, type CacheDefaults, type CacheHints } from './result-decoration';
 
 /** The stateless era's own methods. */
 export const StatelessMethod = Object.freeze({
@@ -34,22 +36,54 @@ const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 /** Requests that may end a round with `input_required` (the revision's list). */
 const INPUT_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);
 
+/**
+ * HTTP only: the mirrored headers against the body, given the input schema of the tool a
+ * `tools/call` names when the caller may see it (its `x-mcp-header` properties are mirrored too).
+ */
+export type HeaderCheck = (message: JsonRpcRequest, meta: RequestMeta, toolInputSchema: JsonObject | undefined) => ErrorObject | undefined;
+
+/** Where the header check comes from (the transport's arrival; HTTP only). */
+export interface MirroredHeaders {
+  readonly checkHeaders?: HeaderCheck;
+}
+
 /** What the transport knows about one request. */
 export interface StatelessFacts {
   readonly principal?: unknown;
-  /** HTTP only: the mirrored headers against the body; runs after `_meta` and before the version check. */
-  readonly checkHeaders?: (message: JsonRpcRequest, meta: RequestMeta) => ErrorObject | undefined;
+  /** Its `checkHeaders` runs after `_meta` is read and before the version check. */
+  readonly headers?: MirroredHeaders;
   /** Cancelled when the client cancels (closes the stream on HTTP, `notifications/cancelled` on stdio). */
   readonly cancellation: Cancellation;
   /** Where notifications about this request go, before its response. */
   readonly exchange: Exchange;
 }
 
-/** The response, and the HTTP status the revision names for it; no response when cancelled. */
-export interface StatelessOutcome {
-  readonly status: number;
-  readonly response?: JsonRpcResponse;
+/** What the stateless era asks of the router: its methods and the operation pipeline. */
+export type StatelessRouter = Pick<Router, 'handles' | 'handle' | 'operate'>;
+
+/** What the stateless era is built from, handed in by the composition root. */
+export interface StatelessEraDeps {
+  readonly router: StatelessRouter;
+  readonly identity: ServerIdentity;
+  /** What is registered now: capabilities and the listen filter follow it. */
+  readonly counts: () => FeatureCounts;
+  /** The caching hints the decorators declared. */
+  readonly hints: CacheHints;
+  /** The input schema of the tool `name`, if `principal` may see it (hidden means unknown). */
+  readonly toolInputSchema: (name: string, principal: unknown) => JsonObject | undefined;
+  /** The `subscriptions/listen` streams of this node. */
+  readonly listeners: SubscriptionHub;
+  /** Tells every subscriber, in either era, that a resource changed. */
+  readonly resourceUpdated: (uri: string) => Promise<void>;
 }
+
+/** Caching hints when neither the server's options nor the decorators say otherwise. */
+export const DEFAULT_CACHE: CacheDefaults = Object.freeze({
+  lists: Object.freeze({ ttlMs: 60_000, scope: 'public' as const }),
+  reads: Object.freeze({ ttlMs: 0, scope: 'private' as const }),
+  discover: Object.freeze({ ttlMs: 60_000, scope: 'public' as const }),
+  listsArePrivate: false,
+});
 
 export interface StatelessOptions {
   /** Signs `requestState` (default: a random key per process; set it for several replicas). */
@@ -70,24 +104,18 @@ export class StatelessEra {
   private readonly states: RequestStateCodec;
   private readonly results: ResultDecorator;
 
-  constructor(
-    private readonly server: ServedApplication,
-    private readonly hub: SubscriptionHub,
-    /** Tells every subscriber, in either era, that a resource changed. */
-    private readonly resourceUpdated: (uri: string) => Promise<void>,
-    options: StatelessOptions,
-  ) {
+  constructor(private readonly deps: StatelessEraDeps, options: StatelessOptions) {
     this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
-    this.results = new ResultDecorator(server.registry, server.info, options.cache);
+    this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache);
   }
 
-  async request(message: JsonRpcRequest, facts: StatelessFacts): Promise<StatelessOutcome> {
+  async request(message: JsonRpcRequest, facts: StatelessFacts): Promise<DispatchOutcome> {
     const meta = readRequestMeta(message.params);
-    if ('error' in meta) return refuse(message, 400, meta.error);
-    const headerError = facts.checkHeaders?.(message, meta);
-    if (headerError) return refuse(message, 400, headerError);
+    if ('error' in meta) return refused('invalid-params', message.id, meta.error);
+    const headerError = facts.headers?.checkHeaders?.(message, meta, this.inputSchemaOf(message, facts.principal));
+    if (headerError) return refused('header-mismatch', message.id, headerError);
     if (!(STATELESS_VERSIONS as readonly string[]).includes(meta.protocolVersion)) {
-      return refuse(message, 400, {
+      return refused('unsupported-version', message.id, {
         code: ErrorCode.UnsupportedProtocolVersion,
         message: `Unsupported protocol version: ${meta.protocolVersion}`,
         data: { supported: [...STATELESS_VERSIONS], requested: meta.protocolVersion },
@@ -95,38 +123,44 @@ export class StatelessEra {
     }
     if (message.method === StatelessMethod.Discover) return this.discover(message, meta, facts);
     if (message.method === StatelessMethod.Listen) return this.listen(message, meta, facts);
-    if (!this.server.router.handles(message.method)) return refuse(message, 404, ProtocolError.methodNotFound(message.method).toJSON());
+    if (!this.deps.router.handles(message.method)) return refused('method-not-found', message.id, ProtocolError.methodNotFound(message.method).toJSON());
     return this.serve(message, meta, facts);
   }
 
-  private async serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<StatelessOutcome> {
+  /** The resolved target's input schema, for the header check of a `tools/call`: the tool's own, when the caller may see it. */
+  private inputSchemaOf(message: JsonRpcRequest, principal: unknown): JsonObject | undefined {
+    const name = message.params?.name;
+    return message.method === Method.ToolsCall && typeof name === 'string' ? this.deps.toolInputSchema(name, principal) : undefined;
+  }
+
+  private async serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
     const params = message.params ?? {};
     let answers: JsonObject;
     try {
       answers = this.answersOf(message, facts.principal);
     } catch (error) {
-      return refuse(message, 400, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
+      return refused('invalid-params', message.id, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
-    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), this.resourceUpdated);
+    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), this.deps.resourceUpdated);
     const ctx = contextOf(message, meta, facts, channel);
-    const outcome = await this.server.router.handle(message.method, params, ctx);
-    if (facts.cancellation.aborted) return { status: 200 };
+    const outcome = await this.deps.router.handle(message.method, params, ctx);
+    if (facts.cancellation.aborted) return NOTHING;
     if (channel.inputRequests.size > 0) {
       let requestState: string;
       try {
         requestState = this.states.seal({ method: message.method, params, principal: facts.principal }, channel.used);
       } catch (error) {
-        return refuse(message, 400, asInvalidParams(error, 'The request cannot be continued').toJSON());
+        return refused('invalid-params', message.id, asInvalidParams(error, 'The request cannot be continued').toJSON());
       }
-      return { status: 200, response: success(message.id, {
+      return answer(success(message.id, {
         resultType: 'input_required',
         inputRequests: Object.fromEntries([...channel.inputRequests].map(([key, input]) => [key, { method: input.method, params: input.params }])),
         requestState,
         _meta: this.results.meta(),
-      }) };
+      }));
     }
-    if ('error' in outcome) return refuse(message, statusOf(outcome.error), eraError(outcome.error));
-    return { status: 200, response: success(message.id, this.results.decorate(message.method, outcome.result, params)) };
+    if ('error' in outcome) return servedError(message, outcome.error);
+    return answer(success(message.id, this.results.decorate(message.method, outcome.result, params)));
   }
 
   /** The client's answers so far: those sealed in `requestState`, then those sent now. */
@@ -141,22 +175,22 @@ export class StatelessEra {
   }
 
   /** `server/discover`, through the operation pipeline. */
-  private async discover(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<StatelessOutcome> {
-    const outcome = await this.server.router.operate(DISCOVER, message.params ?? {}, contextOf(message, meta, facts), async () => this.description());
-    if ('error' in outcome) return refuse(message, statusOf(outcome.error), eraError(outcome.error));
-    return { status: 200, response: success(message.id, outcome.result) };
+  private async discover(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
+    const outcome = await this.deps.router.operate(DISCOVER, message.params ?? {}, contextOf(message, meta, facts), async () => this.description());
+    if ('error' in outcome) return servedError(message, outcome.error);
+    return answer(success(message.id, outcome.result));
   }
 
   private description(): JsonObject {
     const result: JsonObject = {
       resultType: 'complete',
       supportedVersions: [...STATELESS_VERSIONS],
-      capabilities: serverCapabilities(this.server.registry),
+      capabilities: serverCapabilities(this.deps.counts()),
       ttlMs: this.results.discoverHint.ttlMs,
       cacheScope: this.results.discoverHint.scope,
       _meta: this.results.meta(),
     };
-    if (this.server.instructions !== undefined) result.instructions = this.server.instructions;
+    if (this.deps.identity.instructions !== undefined) result.instructions = this.deps.identity.instructions;
     return result;
   }
 
@@ -166,27 +200,27 @@ export class StatelessEra {
    * response) or the server closes it (a graceful closing response): the server's hub ending every
    * stream, or a closing transport cancelling its own with a `ServerClosingError`.
    */
-  private async listen(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<StatelessOutcome> {
+  private async listen(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
     const asked = message.params?.notifications;
     if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
-      return refuse(message, 400, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
+      return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
     }
     // Through the operation pipeline: its guards may refuse the stream, its interceptors see it whole.
-    const outcome = await this.server.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, facts));
-    if ('error' in outcome) return refuse(message, statusOf(outcome.error), eraError(outcome.error));
-    return outcome.result === undefined ? { status: 200 } : { status: 200, response: success(message.id, outcome.result) };
+    const outcome = await this.deps.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, facts));
+    if ('error' in outcome) return servedError(message, outcome.error);
+    return outcome.result === undefined ? NOTHING : answer(success(message.id, outcome.result));
   }
 
   /** The stream itself; its closing result, or `undefined` when the client went away. */
   private async stream(message: JsonRpcRequest, asked: JsonObject, facts: StatelessFacts): Promise<JsonObject | undefined> {
-    const filter = agreedFilter(asked, this.server.registry.counts);
+    const filter = agreedFilter(asked, this.deps.counts());
     const tag = { [MetaKey.subscriptionId]: message.id };
     const deliver = (method: string, params: JsonObject) => {
       if (facts.exchange.open) facts.exchange.send(notification(method, { ...params, _meta: tag }));
     };
     deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
     const closedByServer = await new Promise<boolean>((resolve) => {
-      const remove = this.hub.add(filter, facts.principal, (method: Notification, params) => deliver(method, params), () => resolve(true));
+      const remove = this.deps.listeners.add(filter, facts.principal, (method: Notification, params) => deliver(method, params), () => resolve(true));
       facts.cancellation.onCancel(() => { remove(); resolve(isServerClosing(facts.cancellation.reason)); });
     });
     return closedByServer ? { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } } : undefined;
@@ -197,9 +231,9 @@ export class StatelessEra {
 const FLAG_NEEDS = Object.freeze({ toolsListChanged: 'tools', promptsListChanged: 'prompts', resourcesListChanged: 'resources' } as const);
 
 /** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest). */
-function agreedFilter(asked: JsonObject, counts: { tools: number; prompts: number; resources: number }): ListenFilter {
+function agreedFilter(asked: JsonObject, counts: FeatureCounts): ListenFilter {
   const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
-  for (const [flag, kind] of Object.entries(FLAG_NEEDS) as [keyof typeof FLAG_NEEDS, keyof typeof counts][]) {
+  for (const [flag, kind] of Object.entries(FLAG_NEEDS) as [keyof typeof FLAG_NEEDS, keyof FeatureCounts][]) {
     if (asked[flag] === true && counts[kind] > 0) filter[flag] = true;
   }
   if (Array.isArray(asked.resourceSubscriptions) && counts.resources > 0) {
@@ -231,21 +265,11 @@ function contextOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessF
 }
 
 /**
- * HTTP statuses for errors raised while serving: those the revision names, and the pipeline's
- * refusals (a guard's, hidden methods answered as unknown, the rate limit). Others go with 200.
+ * An error raised while serving: refused as such when the revision names it (a missing capability,
+ * unknown or hidden methods) or the pipeline refused the call (a guard, the rate limit); any
+ * other is an ordinary answer.
  */
-const STATUS_OF: ReadonlyMap<number, number> = new Map<number, number>([
-  [ErrorCode.MissingRequiredClientCapability, 400],
-  [ErrorCode.MethodNotFound, 404],
-  [ErrorCode.Forbidden, 403],
-  [ErrorCode.RateLimited, 429],
-]);
-
-function statusOf(error: ErrorObject): number {
-  return STATUS_OF.get(error.code) ?? 200;
+function servedError(message: JsonRpcRequest, error: ErrorObject): DispatchOutcome {
+  const refusal: RefusalKind | undefined = REFUSAL_OF_CODE.get(error.code);
+  return refusal === undefined ? answer(failure(message.id, eraError(error))) : refused(refusal, message.id, eraError(error));
 }
-
-function refuse(message: JsonRpcRequest, status: number, error: ErrorObject): StatelessOutcome {
-  return { status, response: failure(message.id, error) };
-}
-

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { Cancellation } from '../../core/cancellation';
 import type { ErrorObject } from '../../core/error-mapper';
-import { failure, type RequestId } from '../../core/jsonrpc';
+import { failure, type JsonRpcBatchResponse, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
+import type { BatchWay } from '../../protocol/arrival';
 import type { AdmittedBatch } from '../../protocol/session-era/batch';
 import type { PostExchange } from './post-exchange';
 
@@ -13,12 +14,27 @@ export interface HttpCall {
   giveUp(reason: Error, error: ErrorObject): void;
 }
 
+/** The way back the handler opened for a POSTed request: how its answer, or its lack of one, goes out. */
+export interface HttpWay extends BatchWay, HttpCall {
+  respond(response: JsonRpcResponse | JsonRpcBatchResponse, status: number): void;
+  /** The request was cancelled: no answer, and the exchange ends. */
+  abandon(): void;
+}
+
 /** One session-era request POSTed on its own. */
-export class PostedCall implements HttpCall {
+export class PostedCall implements HttpWay {
   /** The request's cancellation, owned here so that closing can cancel it. */
   readonly cancellation = new Cancellation();
 
-  constructor(readonly res: ServerResponse, private readonly exchange: PostExchange, private readonly id: RequestId) {}
+  constructor(readonly res: ServerResponse, readonly exchange: PostExchange, private readonly id: RequestId) {}
+
+  respond(response: JsonRpcResponse | JsonRpcBatchResponse): void {
+    this.exchange.respond(response as JsonRpcResponse);
+  }
+
+  abandon(): void {
+    this.exchange.abandon();
+  }
 
   giveUp(reason: Error, error: ErrorObject): void {
     this.cancellation.cancel(reason);
@@ -30,15 +46,25 @@ export class PostedCall implements HttpCall {
  * A 2025-03-26 batch, answered as a whole with what its requests have by then. Registered before
  * its elements are admitted (notifications first, in order), so that closing cannot miss it.
  */
-export class BatchCall implements HttpCall {
+export class BatchCall implements HttpWay {
+  /** Not cancelled by anything: each request of the batch has its own, which closing cancels. */
+  readonly cancellation = new Cancellation();
   private batch?: AdmittedBatch;
   private pending?: { readonly reason: Error; readonly error: ErrorObject };
 
-  constructor(readonly res: ServerResponse, private readonly exchange: PostExchange) {}
+  constructor(readonly res: ServerResponse, readonly exchange: PostExchange) {}
 
   admitted(batch: AdmittedBatch): void {
     this.batch = batch;
     if (this.pending) this.giveUp(this.pending.reason, this.pending.error);
+  }
+
+  respond(responses: JsonRpcResponse | JsonRpcBatchResponse): void {
+    this.exchange.respondBatch(responses as JsonRpcBatchResponse);
+  }
+
+  abandon(): void {
+    this.exchange.abandon();
   }
 
   giveUp(reason: Error, error: ErrorObject): void {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { EventStore } from '../../protocol/events/event-store';
+import type { EventStore } from '../../protocol/seams/event-store';
 
 /** What the authentication hook sees of each HTTP request. */
 export interface AuthRequest {

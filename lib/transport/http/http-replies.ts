@@ -1,15 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '../../core/error-codes';
-import { failure, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
+import { failure, type RequestId } from '../../core/jsonrpc';
 import type { ErrorObject } from '../../core/error-mapper';
 import type { BodyFailure, BodyLimits } from './body-reader';
 import { SHUTDOWN_ERRORS } from '../../core/shutdown';
+import { refusalHeaders, statusOf } from './refusal-statuses';
 
 /** HTTP-level refusals carry a JSON-RPC error body too, so every client can read why. */
 export const HttpError = Object.freeze({
   /** Generic transport-level failure (the SDKs' convention for HTTP errors). */
   ServerError: -32000,
-  SessionNotFound: -32001,
 });
 
 /**
@@ -52,7 +52,6 @@ export const INTERNAL_ERROR: ErrorObject = Object.freeze({ code: ErrorCode.Inter
 export const refusals = Object.freeze({
   badRequest: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Bad Request: ${message}` }),
   invalidRequest: (message: string): ErrorObject => ({ code: ErrorCode.InvalidRequest, message: `Invalid Request: ${message}` }),
-  sessionNotFound: (): ErrorObject => ({ code: HttpError.SessionNotFound, message: 'Session not found' }),
   unauthorized: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Unauthorized: ${message}` }),
   forbidden: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Forbidden: ${message}` }),
   notAcceptable: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Not Acceptable: ${message}` }),
@@ -69,13 +68,6 @@ export const refusals = Object.freeze({
   unreadableBody: (): ErrorObject => ({ code: ErrorCode.InvalidRequest, message: 'Invalid Request: the parsed body cannot be read as JSON (circular or too deeply nested)' }),
   serviceUnavailable: (message: string): ErrorObject => ({ code: HttpError.ServerError, message: `Service Unavailable: ${message}` }),
 });
-
-/** The status of an `initialize` the protocol refused, by error code: bad params are 400. */
-const INITIALIZE_REFUSAL_STATUS: ReadonlyMap<number, number> = new Map([[ErrorCode.TooManySessions, 503]]);
-
-export function refusedInitializeStatus(response: JsonRpcResponse): number {
-  return ('error' in response && INITIALIZE_REFUSAL_STATUS.get(response.error.code)) || 400;
-}
 
 /** How each body failure is answered; an aborted request has no one left to answer. */
 const BODY_REFUSALS: Readonly<Record<Exclude<BodyFailure, 'aborted'>, (limits: BodyLimits) => { status: number; error: ErrorObject; close: boolean }>> = Object.freeze({
@@ -94,5 +86,5 @@ export function refuseBody(res: ServerResponse, failure: BodyFailure, limits: Bo
 
 /** A request that came once closing had started: 503, and the client should not reuse the connection. */
 export function refuseClosing(res: ServerResponse, headers: Readonly<Record<string, string>>, id: RequestId | null): void {
-  replyError(res, 503, SHUTDOWN_ERRORS.refused, { ...headers, connection: 'close' }, id);
+  replyError(res, statusOf('server-closing'), SHUTDOWN_ERRORS.refused, refusalHeaders('server-closing', headers), id);
 }

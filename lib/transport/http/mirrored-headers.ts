@@ -40,9 +40,11 @@ function sameValue(headerValue: string, bodyValue: unknown): boolean {
  * Streamable HTTP in the stateless era mirrors body fields into headers so that gateways can
  * route without parsing bodies; the server must refuse a request whose headers are missing or
  * disagree (-32020, HTTP 400): `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, and one
- * `Mcp-Param-{Name}` per argument whose schema carries `x-mcp-header`.
+ * `Mcp-Param-{Name}` per argument whose schema carries `x-mcp-header`. `toolInputSchema` is that
+ * of the tool a `tools/call` names, resolved by the protocol layer (none for a tool the caller may
+ * not see: its schema says nothing).
  */
-export function checkMirroredHeaders(req: IncomingMessage, message: JsonRpcRequest, meta: RequestMeta, toolSchema: (name: string) => JsonObject | undefined): ErrorObject | undefined {
+export function checkMirroredHeaders(req: IncomingMessage, message: JsonRpcRequest, meta: RequestMeta, toolInputSchema: JsonObject | undefined): ErrorObject | undefined {
   const version = header(req, 'mcp-protocol-version');
   if (version === undefined) return mismatch('MCP-Protocol-Version header is required');
   if (version.trim() !== meta.protocolVersion) return mismatch(`MCP-Protocol-Version "${version}" does not match _meta "${meta.protocolVersion}"`);
@@ -59,7 +61,7 @@ export function checkMirroredHeaders(req: IncomingMessage, message: JsonRpcReque
   if (name === undefined) return mismatch('Mcp-Name has an invalid Base64 encoding');
   if (name !== params[source]) return mismatch(`Mcp-Name "${name}" does not match params.${source}`);
   if (message.method !== Method.ToolsCall || typeof params.name !== 'string') return undefined;
-  return checkParamHeaders(req, toolSchema(params.name), (params.arguments ?? {}) as JsonObject);
+  return checkParamHeaders(req, toolInputSchema, (params.arguments ?? {}) as JsonObject);
 }
 
 function checkParamHeaders(req: IncomingMessage, schema: JsonObject | undefined, args: JsonObject): ErrorObject | undefined {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Exchange } from '../../protocol/core/exchange';
+import type { Exchange } from '../../protocol/exchange';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../core/jsonrpc';
 import { writeJson } from './http-replies';
 import { SSE_HEADERS } from './sse-framing';

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { isSessionEraVersion } from '../../protocol/versions';
 
 const LOOPBACK_HOSTS = Object.freeze(['localhost', '127.0.0.1', '[::1]']);
 
@@ -71,11 +70,6 @@ function remember<T>(cache: Map<string, T>, key: string, decide: () => T): T {
     cache.set(key, verdict);
   }
   return verdict;
-}
-
-/** An `MCP-Protocol-Version` header naming a version the session era does not know (the stateless era's, or a later one). */
-export function isStatelessVersion(versionHeader: string | undefined): boolean {
-  return versionHeader !== undefined && !isSessionEraVersion(versionHeader.trim());
 }
 
 /** A header's single value (the first, when repeated). */

@@ -1,16 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProtocolCore } from '../../protocol/core/protocol-core';
-import type { SessionState } from '../../protocol/session/session-state';
+import type { Dispatcher } from '../../protocol/dispatcher';
+import type { SessionState } from '../../protocol/seams/session-state';
 import { refuseClosing, refusals, replyError, replyStatus } from './http-replies';
 import type { RequestContext } from './request-gate';
 import { SESSION_HEADER } from './request-gate';
-import { accepts, header, isStatelessVersion } from './request-guards';
+import { accepts, header } from './request-guards';
+import { speaksStatelessVersion } from '../../protocol/era';
 import { SSE_HEADERS } from './sse-framing';
 import type { StreamRegistry } from './stream-registry';
 
 /** What the session endpoint needs from the handler that mounts it. */
 export interface SessionEndpointDeps {
-  readonly lifecycle: Pick<ProtocolCore, 'keepAlive' | 'attachStandalone' | 'endSession'>;
+  readonly lifecycle: Pick<Dispatcher, 'keepAlive' | 'attachStandalone' | 'endSession'>;
   readonly streams: StreamRegistry;
   /** The session the request names, its principal checked; `undefined` once the request is refused. */
   readonly session: (req: IncomingMessage, res: ServerResponse, context: RequestContext<unknown>) => Promise<SessionState | undefined>;
@@ -28,7 +29,7 @@ export class SessionEndpoint {
   async get(req: IncomingMessage, res: ServerResponse, context: RequestContext<unknown>): Promise<void> {
     const { cors } = context;
     if (!this.deps.enableGetStream) return replyError(res, 405, refusals.methodNotAllowed('GET (no standalone stream on this server)'), { ...cors, allow: 'POST, DELETE, OPTIONS' });
-    if (context.sessionId === undefined && isStatelessVersion(context.version)) {
+    if (context.sessionId === undefined && speaksStatelessVersion(context.version)) {
       return replyError(res, 405, refusals.methodNotAllowed('GET (protocol 2026-07-28 has no standalone stream; use subscriptions/listen)'), { ...cors, allow: 'POST, OPTIONS' });
     }
     if (!accepts(req, 'text/event-stream')) return replyError(res, 406, refusals.notAcceptable('the client must accept text/event-stream'), cors);

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../core/jsonrpc';
-import type { EventStore, StreamRef } from '../../protocol/events/event-store';
+import type { EventStore, StreamRef } from '../../protocol/seams/event-store';
 import { messageEvent, primingEvent } from './sse-framing';
 
 /**

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { Cancellation } from '../../core/cancellation';
-import type { Exchange } from '../../protocol/core/exchange';
+import type { Exchange } from '../../protocol/exchange';
 import type { ErrorObject } from '../../core/error-mapper';
-import { failure, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
-import type { HttpCall } from './http-calls';
+import { failure, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
+import type { HttpWay } from './http-calls';
 import { writeJson } from './http-replies';
 import { messageEvent, SSE_HEADERS } from './sse-framing';
 
@@ -12,7 +12,7 @@ import { messageEvent, SSE_HEADERS } from './sse-framing';
  * (without resumption: the era has none) as soon as a notification must go first. The client
  * closing the connection cancels the request.
  */
-export class StatelessExchange implements Exchange, HttpCall {
+export class StatelessExchange implements Exchange, HttpWay {
   private streaming = false;
   private done = false;
   /** Cancelled when the client closes the response stream before the response. */
@@ -24,6 +24,11 @@ export class StatelessExchange implements Exchange, HttpCall {
     };
     if (res.destroyed) closed();
     else res.once('close', closed);
+  }
+
+  /** It is its own way back. */
+  get exchange(): Exchange {
+    return this;
   }
 
   get open(): boolean {
@@ -44,6 +49,15 @@ export class StatelessExchange implements Exchange, HttpCall {
   giveUp(reason: Error, error: ErrorObject): void {
     this.cancellation.cancel(reason);
     this.finish(200, failure(this.id, error));
+  }
+
+  respond(response: JsonRpcResponse | JsonRpcBatchResponse, status: number): void {
+    this.finish(status, response as JsonRpcResponse);
+  }
+
+  /** Cancelled, or a listen stream the client left: no response. */
+  abandon(): void {
+    this.finish(200);
   }
 
   finish(status: number, response?: JsonRpcResponse): void {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { uniqueId } from '../../core/unique-id';
-import type { EventStore, StoredEvent, StreamFollower } from '../../protocol/events/event-store';
+import type { EventStore, StoredEvent, StreamFollower } from '../../protocol/seams/event-store';
 import { messageEvent } from './sse-framing';
 import { SseStream } from './sse-stream';
 

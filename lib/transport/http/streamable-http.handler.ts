@@ -1,27 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProtocolCore } from '../../protocol/core/protocol-core';
-import { classify, dispatchByKind, failure, parseJson, PARSE_ERROR, type Classified, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
-import { carriesRequestMeta } from '../../protocol/stateless-era/request-meta';
-import { checkMirroredHeaders } from './mirrored-headers';
-import { StatelessExchange } from './stateless-exchange';
-import { StatelessMethod } from '../../protocol/stateless-era/stateless-era';
+import type { Dispatcher } from '../../protocol/dispatcher';
+import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
+import { parseJson, PARSE_ERROR } from '../../core/jsonrpc';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
 import { RunningCalls } from '../running-calls';
-import { BatchCall, PostedCall, type HttpCall } from './http-calls';
-import { Method } from '../../core/methods';
-import type { SessionState } from '../../protocol/session/session-state';
-import { allowsBatches, isSessionEraVersion } from '../../protocol/versions';
-import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH, type AdmittedBatch } from '../../protocol/session-era/batch';
-import { samePrincipal } from '../../protocol/principal';
-import { toErrorObject } from '../../core/error-mapper';
+import type { HttpCall, HttpWay } from './http-calls';
+import type { SessionState } from '../../protocol/seams/session-state';
 import { readBody, type BodyLimits } from './body-reader';
-import { InMemoryEventStore } from '../../protocol/events/event-store';
+import { InMemoryEventStore } from '../../protocol/seams/event-store';
 import { HTTP_DEFAULTS, type HttpOptions } from './http-options';
-import { INTERNAL_ERROR, refuseClosing, refusedInitializeStatus, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
-import { PostExchange } from './post-exchange';
-import { accepts, header, isJsonContent, isStatelessVersion } from './request-guards';
-import { GuardAnswer, RequestGate, SESSION_HEADER, VERSION_HEADER, type RequestContext } from './request-gate';
+import { INTERNAL_ERROR, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
+import { PostArrival, type PostHost } from './post-arrival';
+import { refusalHeaders, statusOf } from './refusal-statuses';
+import { accepts, isJsonContent } from './request-guards';
+import { GuardAnswer, RequestGate, SESSION_HEADER, type RequestContext } from './request-gate';
 import { SessionEndpoint } from './session-endpoint';
+import type { SseStream } from './sse-stream';
 import { StreamRegistry } from './stream-registry';
 
 type Verb = (req: IncomingMessage, res: ServerResponse, context: RequestContext<Verb>, parsedBody: unknown) => Promise<void>;
@@ -36,17 +30,17 @@ type Verb = (req: IncomingMessage, res: ServerResponse, context: RequestContext<
  * app.use(express.json());
  * app.all('/mcp', handler.handle);
  */
-export class StreamableHttpHandler {
+export class StreamableHttpHandler implements PostHost {
   private readonly streams: StreamRegistry;
   private readonly gate: RequestGate<Verb>;
   private readonly bodyLimits: BodyLimits;
   /** Requests being answered, which closing waits for; `subscriptions/listen` streams apart (they never finish). */
   private readonly calls = new RunningCalls<HttpCall>();
-  private readonly listens = new RunningCalls<StatelessExchange>();
+  private readonly listens = new RunningCalls<HttpWay>();
   private readonly shutdownTimeoutMs: number;
   private closing?: Promise<void>;
 
-  constructor(private readonly core: ProtocolCore, options: HttpOptions = {}) {
+  constructor(private readonly core: Dispatcher, options: HttpOptions = {}) {
     this.streams = new StreamRegistry(options.eventStore ?? new InMemoryEventStore(), {
       retryMs: options.retryMs ?? HTTP_DEFAULTS.retryMs,
       maxStreamsPerSession: options.maxStreamsPerSession ?? HTTP_DEFAULTS.maxStreamsPerSession,
@@ -58,16 +52,16 @@ export class StreamableHttpHandler {
     const endpoint = new SessionEndpoint({
       lifecycle: core,
       streams: this.streams,
-      session: (req, res, { principal, cors }) => this.session(req, res, principal, cors, null),
+      session: (req, res, context) => this.session(req, res, context),
       closing: () => this.closing !== undefined,
       enableGetStream: options.enableGetStream !== false,
     });
     const verbs = new Map<string, Verb>([
       ['GET', (req, res, context) => endpoint.get(req, res, context)],
-      ['POST', (req, res, context, parsedBody) => this.post(req, res, context.principal, context.cors, parsedBody)],
+      ['POST', (req, res, context, parsedBody) => this.post(req, res, context, parsedBody)],
       ['DELETE', (req, res, context) => endpoint.delete(req, res, context)],
     ]);
-    this.gate = new RequestGate(verbs, options, core.server.diagnostics);
+    this.gate = new RequestGate(verbs, options, core.diagnostics);
     core.onSessionEnded((id) => this.streams.dropSession(id));
   }
 
@@ -87,7 +81,7 @@ export class StreamableHttpHandler {
       context = checked;
       await context.verb(req, res, context, parsedBody);
     } catch (error) {
-      this.core.server.diagnostics.error(`HTTP ${req.method} failed`, error);
+      this.core.diagnostics.error(`HTTP ${req.method} failed`, error);
       replyError(res, 500, INTERNAL_ERROR, context?.cors);
     }
   };
@@ -123,7 +117,8 @@ export class StreamableHttpHandler {
     await this.listens.settled(this.shutdownTimeoutMs);
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>, parsedBody: unknown): Promise<void> {
+  private async post(req: IncomingMessage, res: ServerResponse, context: RequestContext<Verb>, parsedBody: unknown): Promise<void> {
+    const { cors } = context;
     if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
       return replyError(res, 406, refusals.notAcceptable('the client must accept both application/json and text/event-stream'), cors);
     }
@@ -132,143 +127,63 @@ export class StreamableHttpHandler {
     if (!body.ok) return refuseBody(res, body.reason, this.bodyLimits, cors, body.id);
     const parsed = parseJson(body.text);
     if (!parsed.ok) return replyError(res, 400, PARSE_ERROR, cors);
-    if (Array.isArray(parsed.value)) return this.batch(req, res, parsed.value, principal, cors);
-    const incoming = classify(parsed.value, this.core.maxJsonDepth);
-    if (incoming.kind === 'invalid') return replyError(res, 400, incoming.error, cors, incoming.id);
     // Closing: no new request, but notifications and responses still in (an answer to `ctx.elicit`
-    // lets a call finish). Each path checks right where it registers the call, with no await between.
-    if (header(req, SESSION_HEADER) === undefined && isStatelessTraffic(incoming, header(req, VERSION_HEADER))) {
-      return this.stateless(req, res, incoming, principal, cors);
-    }
-    if (incoming.kind === 'request' && incoming.message.method === Method.Initialize) return this.initialize(req, res, incoming.message, principal, cors);
-
-    const state = await this.session(req, res, principal, cors, incoming.kind === 'request' ? incoming.message.id : null);
-    if (!state) return;
-    const headers = { ...cors, [SESSION_HEADER]: state.id };
-    await dispatchByKind<Promise<void>>(incoming, {
-      invalid: async ({ id, error }) => replyError(res, 400, error, cors, id),
-      notification: async ({ message }) => {
-        await this.core.notification(state, message);
-        replyStatus(res, 202, headers);
-      },
-      response: async ({ message }) => {
-        this.core.response(state, message);
-        replyStatus(res, 202, headers);
-      },
-      request: async ({ message }) => {
-        if (this.closing) return refuseClosing(res, cors, message.id);
-        const exchange = new PostExchange(res, state.id, { open: (id) => this.streams.open(id), responseHeaders: headers });
-        const call = new PostedCall(res, exchange, message.id);
-        this.calls.add(call);
-        try {
-          const response = await this.core.request(state, message, exchange, call.cancellation)
-            .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, this.core.server.diagnostics)));
-          if (response) exchange.respond(response);
-          else exchange.abandon();
-        } finally {
-          this.calls.delete(call);
-        }
-      },
-    });
-  }
-
-  /**
-   * A JSON-RPC batch, which only a 2025-03-26 session takes: 202 when it holds no request, else
-   * the responses as one JSON array (or on an SSE stream, when the requests send messages first).
-   */
-  private async batch(req: IncomingMessage, res: ServerResponse, values: unknown[], principal: unknown, cors: Record<string, string>): Promise<void> {
-    if (header(req, SESSION_HEADER) === undefined) return replyError(res, 400, batchRefusal(undefined), cors);
-    const state = await this.session(req, res, principal, cors, null);
-    if (!state) return;
-    if (!allowsBatches(state.protocolVersion)) return replyError(res, 400, batchRefusal(state.protocolVersion), cors);
-    if (values.length === 0) return replyError(res, 400, EMPTY_BATCH, cors);
-    const items = classifyBatch(values, this.core.maxJsonDepth);
-    if (this.closing && items.some((item) => item.kind === 'request')) return refuseClosing(res, cors, null);
-    const headers = { ...cors, [SESSION_HEADER]: state.id };
-    const exchange = new PostExchange(res, state.id, { open: (id) => this.streams.open(id), responseHeaders: headers });
-    const call = new BatchCall(res, exchange);
-    this.calls.add(call);
-    let batch: AdmittedBatch;
-    let responses: JsonRpcResponse[];
+    // lets a call finish). The dispatcher opens a request's way (`track`) right where it admits it.
+    const arrival = new PostArrival(this, req, res, context.principal, cors, context.sessionId, context.version, SESSION_HEADER);
+    let outcome: DispatchOutcome;
     try {
-      batch = await admitBatch(this.core, state, items, exchange);
-      call.admitted(batch);
-      responses = await batch.answers;
+      outcome = await this.core.dispatch(parsed.value, arrival);
     } finally {
-      this.calls.delete(call);
+      arrival.release();
     }
-    if (batch.requests > 0) return responses.length > 0 ? exchange.respondBatch(responses) : exchange.abandon();
-    // Only notifications and responses: accepted, unless some element was not a valid message.
-    if (responses.length === 0) return replyStatus(res, 202, headers);
-    writeJson(res, 400, headers, JSON.stringify(responses));
+    answer(res, outcome, arrival, cors);
   }
 
-  /** Protocol 2026-07-28: every request stands alone, checked and answered by the stateless era. */
-  private async stateless(req: IncomingMessage, res: ServerResponse, incoming: Classified, principal: unknown, cors: Record<string, string>): Promise<void> {
-    if (incoming.kind === 'notification') return replyStatus(res, 202, cors);
-    if (incoming.kind !== 'request') return replyError(res, 400, refusals.invalidRequest('clients send no responses in this protocol version'), cors);
-    if (this.closing) return refuseClosing(res, cors, incoming.message.id);
-    const exchange = new StatelessExchange(res, cors, incoming.message.id);
-    const calls = incoming.message.method === StatelessMethod.Listen ? this.listens : this.calls;
-    calls.add(exchange);
-    const registry = this.core.server.registry;
-    const outcome = await this.core.stateless.request(incoming.message, {
-      principal,
-      cancellation: exchange.cancellation,
-      exchange,
-      checkHeaders: (message, meta) => checkMirroredHeaders(req, message, meta, (name) => {
-        // A tool the caller may not see is treated as unknown here too: its schema says nothing.
-        const tool = registry.tool(name);
-        return tool && this.core.server.canSee({ kind: 'tool', name }, principal) ? tool.descriptor.inputSchema : undefined;
-      }),
-    }).finally(() => calls.delete(exchange));
-    exchange.finish(outcome.status, outcome.response);
+  get accepting(): boolean {
+    return this.closing === undefined;
   }
 
-  private async initialize(req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, principal: unknown, cors: Record<string, string>): Promise<void> {
-    if (header(req, SESSION_HEADER) !== undefined) {
-      return replyError(res, 400, refusals.invalidRequest('initialize starts a new session and must not carry Mcp-Session-Id'), cors, message.id);
-    }
-    if (this.closing) return refuseClosing(res, cors, message.id);
-    let initialized: Awaited<ReturnType<ProtocolCore['initialize']>>;
-    try {
-      initialized = await this.core.initialize(message, principal);
-    } catch (error) {
-      return replyError(res, 500, toErrorObject(error, message.method, this.core.server.diagnostics), cors, message.id);
-    }
-    const { state, response } = initialized;
-    const headers = state ? { ...cors, [SESSION_HEADER]: state.id } : cors;
-    const body = JSON.stringify(response);
-    res.writeHead(state ? 200 : refusedInitializeStatus(response), { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+  track(call: HttpWay, listen: boolean): void {
+    (listen ? this.listens : this.calls).add(call);
   }
 
-  /** The session the request names: 400 without an id, 404 for an unknown one, 403 for another principal's. */
-  private async session(req: IncomingMessage, res: ServerResponse, principal: unknown, cors: Record<string, string>, id: JsonRpcRequest['id'] | null): Promise<SessionState | undefined> {
-    const sessionId = header(req, SESSION_HEADER);
-    if (!sessionId) return void replyError(res, 400, refusals.badRequest('Mcp-Session-Id header is required'), cors, id);
-    const version = header(req, VERSION_HEADER);
-    if (version !== undefined && !isSessionEraVersion(version)) {
-      return void replyError(res, 400, refusals.badRequest(`unsupported MCP-Protocol-Version: ${version}`), cors, id);
-    }
-    const state = await this.core.sessions.load(sessionId);
-    if (!state) return void replyError(res, 404, refusals.sessionNotFound(), cors, id);
-    if (!samePrincipal(state.principal, principal)) {
-      return void replyError(res, 403, refusals.forbidden('this session belongs to another principal'), cors, id);
-    }
-    // No touch here: the protocol core restarts the idle clock when each request ends, and keeps
-    // a session with a request running from expiring; one touch per request is enough.
-    return state;
+  untrack(call: HttpWay, listen: boolean): void {
+    (listen ? this.listens : this.calls).delete(call);
+  }
+
+  /** A new SSE stream of a session (what a POST exchange opens when it switches to SSE). */
+  open(sessionId: string): SseStream {
+    return this.streams.open(sessionId);
+  }
+
+  /** The session the request names, or the refusal answered (400 without an id, 404 for an unknown one, 403 for another principal's). */
+  private async session(req: IncomingMessage, res: ServerResponse, context: RequestContext<unknown>): Promise<SessionState | undefined> {
+    const found = await this.core.findSession(context.sessionId, context.version, context.principal);
+    if (!('refusal' in found)) return found;
+    replyError(res, statusOf(found.refusal), found.error, context.cors, null);
+    return undefined;
   }
 }
 
 /**
- * Era detection for HTTP: without a session id, a message that carries `_meta` with a protocol
- * version, or names a version header the session era does not know, speaks the stateless era.
+ * Writes what became of a POST: through the way the dispatcher opened (JSON or SSE), or as plain
+ * JSON with the status of its refusal kind; 202 when there is nothing to answer.
  */
-function isStatelessTraffic(incoming: Classified, versionHeader: string | undefined): boolean {
-  if (incoming.kind === 'request' || incoming.kind === 'notification') {
-    if (carriesRequestMeta(incoming.message.params)) return true;
+function answer(res: ServerResponse, outcome: DispatchOutcome, arrival: PostArrival, cors: Record<string, string>): void {
+  if (outcome.kind === 'nothing') return arrival.way?.abandon();
+  const sessionId = outcome.sessionId ?? arrival.sessionId;
+  const headers = sessionId === undefined ? cors : { ...cors, [SESSION_HEADER]: sessionId };
+  if (outcome.kind === 'accepted') {
+    if (outcome.response === undefined) return replyStatus(res, 202, headers);
+    return replyJson(res, statusOf(outcome.refusal), cors, JSON.stringify(outcome.response));
   }
-  return isStatelessVersion(versionHeader);
+  const status = statusOf(outcome.refusal);
+  if (arrival.way) return arrival.way.respond(outcome.response, status);
+  // Refused before a session was found or made: no session header, unless the message is the session's own.
+  replyJson(res, status, refusalHeaders(outcome.refusal, outcome.sessionId === undefined ? cors : headers), JSON.stringify(outcome.response));
+}
+
+function replyJson(res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: string): void {
+  if (res.headersSent) res.end();
+  else writeJson(res, status, headers, body);
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import { InMemoryEventStore, type SessionState } from '../../../lib';
 import type { JsonRpcMessage } from '../../../lib/core/jsonrpc';
-import type { StandaloneSink } from '../../../lib/protocol/core/exchange';
+import type { StandaloneSink } from '../../../lib/protocol/exchange';
 import type { RequestContext } from '../../../lib/transport/http/request-gate';
 import { SessionEndpoint, type SessionEndpointDeps } from '../../../lib/transport/http/session-endpoint';
 import { StreamRegistry } from '../../../lib/transport/http/stream-registry';

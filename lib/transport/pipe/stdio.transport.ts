@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { JsonRpcBatchResponse, JsonRpcMessage } from '../core/jsonrpc';
+import type { JsonRpcBatchResponse, JsonRpcMessage } from '../../core/jsonrpc';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
 
 export interface StdioOptions {

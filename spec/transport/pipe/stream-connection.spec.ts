@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { InMemorySessionStore, InMemoryTransport, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, StdioTransport, Tool, type Context } from '../../lib';
-import { Gate } from '../support/gate';
+import { InMemorySessionStore, InMemoryTransport, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, StdioTransport, Tool, type Context } from '../../../lib';
+import { Gate } from '../../support/gate';
 
 class Slow {
   @Tool({ description: 'Answers after a while' })

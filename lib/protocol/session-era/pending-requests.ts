@@ -1,5 +1,6 @@
 import { ClientError, PhantomError } from '../../core/errors';
 import type { JsonRpcResponse, RequestId } from '../../core/jsonrpc';
+import { uniqueId } from '../../core/unique-id';
 import type { JsonObject } from '../../core/wire.types';
 
 interface Waiter {
@@ -10,17 +11,18 @@ interface Waiter {
 }
 
 /**
- * Server-to-client requests waiting for the client's response, keyed by session and request id,
- * so a response can only ever complete a request of its own session.
+ * Server-to-client requests of this node waiting for the client's response, keyed by session and
+ * request id, so a response can only ever complete a request of its own session.
  */
 export class PendingRequests {
   private readonly waiting = new Map<string, Waiter>();
-  private nextId = 0;
 
-  /** A fresh id for a request to the client. */
-  allocateId(): number {
-    this.nextId += 1;
-    return this.nextId;
+  /**
+   * A fresh id for a request to the client, unique across nodes: the client may answer on any
+   * node, which forwards the answer to the session, and a second replica must not reuse it.
+   */
+  allocateId(): string {
+    return uniqueId();
   }
 
   wait(sessionId: string, id: RequestId, method: string, timeoutMs: number | undefined, signal: AbortSignal): Promise<JsonObject> {

@@ -19,6 +19,13 @@ export type ServerMessage =
   | { readonly kind: 'elicitation-complete'; readonly elicitationId: string };
 
 /**
+ * Hears a message; what it returns is awaited by the in-process bus, so that `publish` and
+ * `broadcast` resolve once this node has delivered (a Redis bus resolves once it has sent).
+ */
+export type SessionListener = (message: SessionMessage) => void | Promise<void>;
+export type ServerListener = (message: ServerMessage) => void | Promise<void>;
+
+/**
  * The seam between replicas. A node subscribes to a session while it holds a live part of it (a
  * request waiting for the client, a request that may be cancelled, a standalone stream) and hears
  * every server-wide message. The in-process bus below is the default; a Redis bus (pub/sub)
@@ -29,25 +36,25 @@ export interface SessionBus {
   /** Sends `message` to whichever node holds `sessionId` (this one included). */
   publish(sessionId: string, message: SessionMessage): Promise<void>;
   /** Hears the messages of `sessionId`; returns how to stop. */
-  subscribe(sessionId: string, listener: (message: SessionMessage) => void): () => void;
+  subscribe(sessionId: string, listener: SessionListener): () => void;
   /** Sends `message` to every node (this one included). */
   broadcast(message: ServerMessage): Promise<void>;
   /** Hears every server-wide message; returns how to stop. */
-  onBroadcast(listener: (message: ServerMessage) => void): () => void;
+  onBroadcast(listener: ServerListener): () => void;
   /** Stops delivering and frees connections. */
   close(): Promise<void>;
 }
 
 /** The default: one process, messages delivered synchronously to this process's listeners. */
 export class InProcessSessionBus implements SessionBus {
-  private readonly sessions = new Map<string, Set<(message: SessionMessage) => void>>();
-  private readonly everyone = new Set<(message: ServerMessage) => void>();
+  private readonly sessions = new Map<string, Set<SessionListener>>();
+  private readonly everyone = new Set<ServerListener>();
 
   async publish(sessionId: string, message: SessionMessage): Promise<void> {
-    for (const listener of [...(this.sessions.get(sessionId) ?? [])]) listener(message);
+    await deliver(this.sessions.get(sessionId), message);
   }
 
-  subscribe(sessionId: string, listener: (message: SessionMessage) => void): () => void {
+  subscribe(sessionId: string, listener: SessionListener): () => void {
     let listeners = this.sessions.get(sessionId);
     if (!listeners) this.sessions.set(sessionId, (listeners = new Set()));
     listeners.add(listener);
@@ -58,10 +65,10 @@ export class InProcessSessionBus implements SessionBus {
   }
 
   async broadcast(message: ServerMessage): Promise<void> {
-    for (const listener of [...this.everyone]) listener(message);
+    await deliver(this.everyone, message);
   }
 
-  onBroadcast(listener: (message: ServerMessage) => void): () => void {
+  onBroadcast(listener: ServerListener): () => void {
     this.everyone.add(listener);
     return () => this.everyone.delete(listener);
   }
@@ -75,4 +82,23 @@ export class InProcessSessionBus implements SessionBus {
   get sessionCount(): number {
     return this.sessions.size;
   }
+}
+
+/**
+ * Calls every listener at once, in order, then waits for those still delivering. A listener
+ * reports its own failures (the bus cannot know where they belong); one that fails never keeps
+ * the message from the others, nor fails the sender.
+ */
+async function deliver<M>(listeners: ReadonlySet<(message: M) => void | Promise<void>> | undefined, message: M): Promise<void> {
+  if (!listeners || listeners.size === 0) return;
+  const delivering: Promise<void>[] = [];
+  for (const listener of [...listeners]) {
+    try {
+      const pending = listener(message);
+      if (pending) delivering.push(pending.catch(() => undefined));
+    } catch {
+      // The listener's own failure: see above.
+    }
+  }
+  if (delivering.length > 0) await Promise.all(delivering);
 }

@@ -29,12 +29,12 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
   /** What `sessionId`'s listener hears from now on. */
   function heardBy(sessionId: string): { messages: SessionMessage[]; stop: () => void } {
     const messages: SessionMessage[] = [];
-    return { messages, stop: hearing.subscribe(sessionId, (message) => messages.push(message)) };
+    return { messages, stop: hearing.subscribe(sessionId, (message) => { messages.push(message); }) };
   }
 
   function heardByEveryone(): { messages: ServerMessage[]; stop: () => void } {
     const messages: ServerMessage[] = [];
-    return { messages, stop: hearing.onBroadcast((message) => messages.push(message)) };
+    return { messages, stop: hearing.onBroadcast((message) => { messages.push(message); }) };
   }
 
   beforeEach(async () => {
@@ -85,7 +85,7 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
         const heard: string[] = [];
         let stopFirst: () => void = () => {};
         stopFirst = hearing.subscribe('alice', () => { heard.push('first'); stopFirst(); });
-        hearing.subscribe('alice', () => heard.push('second'));
+        hearing.subscribe('alice', () => { heard.push('second'); });
         await sending.publish('alice', cancel(1));
         await sending.publish('alice', cancel(2));
         await delivered();
@@ -140,7 +140,7 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
         const heard: string[] = [];
         let stopFirst: () => void = () => {};
         stopFirst = hearing.onBroadcast(() => { heard.push('first'); stopFirst(); });
-        hearing.onBroadcast(() => heard.push('second'));
+        hearing.onBroadcast(() => { heard.push('second'); });
         await sending.broadcast(toolsChanged);
         await sending.broadcast(toolsChanged);
         await delivered();

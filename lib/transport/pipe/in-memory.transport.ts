@@ -1,4 +1,4 @@
-import type { JsonRpcBatchResponse, JsonRpcMessage } from '../core/jsonrpc';
+import type { JsonRpcBatchResponse, JsonRpcMessage } from '../../core/jsonrpc';
 import type { MessageTransport } from './message-transport';
 
 /**

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport, PhantomServer, Tool } from '../../lib';
+import { InMemoryTransport, PhantomServer, Tool } from '../../../lib';
 
 describe('InMemoryTransport', () => {
   describe('.createLinkedPair', () => {

@@ -1,4 +1,4 @@
-import type { JsonRpcBatchResponse, JsonRpcMessage } from '../core/jsonrpc';
+import type { JsonRpcBatchResponse, JsonRpcMessage } from '../../core/jsonrpc';
 
 /**
  * A bidirectional message pipe (stdio, in-memory): whole JSON-RPC messages in and out, nothing

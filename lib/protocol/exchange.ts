@@ -1,4 +1,5 @@
-import type { JsonRpcMessage } from '../../core/jsonrpc';
+import type { Cancellation } from '../core/cancellation';
+import type { JsonRpcMessage } from '../core/jsonrpc';
 
 /**
  * The way back for one incoming request: notifications and server-to-client requests related to
@@ -12,5 +13,14 @@ export interface Exchange {
   disconnect?(): Promise<void>;
 }
 
+/** What a transport opens for a request it admits: the way back, and the transport's own cancellation (closing, a stream gone). */
+export interface Way {
+  readonly exchange: Exchange;
+  readonly cancellation: Cancellation;
+}
+
 /** Delivers messages that belong to no request: list changes, resource updates (the GET stream). */
 export type StandaloneSink = (message: JsonRpcMessage) => void;
+
+/** The exchange of requests that have none (a batch of notifications only): nothing goes anywhere. */
+export const NO_EXCHANGE: Exchange = Object.freeze({ send: () => {}, open: false });

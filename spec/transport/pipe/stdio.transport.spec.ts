@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
-import { StdioTransport } from '../../lib';
-import { MalformedMessageError } from '../../lib/transport/message-transport';
+import { StdioTransport } from '../../../lib';
+import { MalformedMessageError } from '../../../lib/transport/pipe/message-transport';
 
 function pipes(maxLineBytes?: number) {
   const input = new PassThrough();

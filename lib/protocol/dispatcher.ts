@@ -1,0 +1,246 @@
+import type { Diagnostics } from '../core/diagnostics';
+import { toErrorObject, type ErrorObject } from '../core/error-mapper';
+import { classify, failure, success, type Classified, type JsonRpcRequest } from '../core/jsonrpc';
+import { Method, Notification } from '../core/methods';
+import type { Arrival } from './arrival';
+import { ACCEPTED, answer, closing, NOTHING, refused, type DispatchOutcome } from './dispatch-outcome';
+import { detectEra } from './era';
+import { NO_EXCHANGE, type StandaloneSink } from './exchange';
+import type { PipeBinding } from './pipe-binding';
+import { SessionRefusal, type RefusalKind } from './refusal';
+import type { RunningRequests } from './running-requests';
+import { samePrincipal } from './principal';
+import { admitBatch, batchRefusal, classifyBatch, EMPTY_BATCH } from './session-era/batch';
+import type { SessionEngine } from './session-era/session-engine';
+import type { SessionState } from './seams/session-state';
+import type { SessionStore } from './seams/session-store';
+import { StatelessMethod, type StatelessEra } from './stateless-era/stateless-era';
+import { allowsBatches, isSessionEraVersion } from './versions';
+
+/** Why a named session cannot be used, with the error that says so. */
+export interface SessionRefused {
+  readonly refusal: RefusalKind;
+  readonly error: ErrorObject;
+}
+
+const SESSION_REQUIRED: SessionRefused = Object.freeze({ refusal: 'session-required', error: SessionRefusal.required });
+const SESSION_NOT_FOUND: SessionRefused = Object.freeze({ refusal: 'session-not-found', error: SessionRefusal.notFound });
+const OTHER_PRINCIPAL: SessionRefused = Object.freeze({ refusal: 'other-principal', error: SessionRefusal.otherPrincipal });
+
+/** A client's response in the stateless era: nothing to answer on a pipe, a 400 where every message is answered. */
+const STATELESS_RESPONSE: DispatchOutcome = Object.freeze({
+  kind: 'accepted', refusal: 'invalid-request', response: Object.freeze(failure(null, SessionRefusal.statelessResponse)),
+});
+
+/** What the dispatcher is built from, handed in by the composition root. */
+export interface DispatcherDeps {
+  readonly engine: SessionEngine;
+  readonly stateless: StatelessEra;
+  readonly store: SessionStore;
+  readonly running: RunningRequests;
+  readonly diagnostics: Diagnostics;
+  /** How deeply a message may nest (`maxJsonDepth`). */
+  readonly maxJsonDepth: number;
+}
+
+/**
+ * The single entry for every incoming message, from every transport: it classifies the message,
+ * detects its era (`detectEra`), finds its session, admits it (asking the transport for the way
+ * back only then) and returns what became of it in the protocol's terms. The session era is the
+ * engine's, the stateless era the stateless engine's; the transport only frames the outcome.
+ */
+export class Dispatcher {
+  readonly diagnostics: Diagnostics;
+  private readonly engine: SessionEngine;
+  private readonly stateless: StatelessEra;
+  private readonly store: SessionStore;
+  private readonly running: RunningRequests;
+  private readonly maxJsonDepth: number;
+
+  constructor(deps: DispatcherDeps) {
+    ({ engine: this.engine, stateless: this.stateless, store: this.store, running: this.running, diagnostics: this.diagnostics, maxJsonDepth: this.maxJsonDepth } = deps);
+  }
+
+  /** One parsed JSON value (a message, or a batch) and what its transport knows about it. */
+  dispatch(value: unknown, arrival: Arrival): Promise<DispatchOutcome> {
+    if (Array.isArray(value)) return this.batch(value, arrival);
+    const incoming = classify(value, this.maxJsonDepth);
+    if (incoming.kind === 'invalid') return Promise.resolve(refused('invalid-request', incoming.id, incoming.error));
+    const { binding } = arrival;
+    const era = detectEra({
+      message: incoming,
+      connection: binding ? 'pipe' : 'http',
+      sessionNamed: (binding ? binding.sessionId : arrival.sessionId) !== undefined,
+      versionHeader: arrival.versionHeader,
+      pinned: binding?.era,
+    });
+    if (era === 'stateless') return this.statelessMessage(incoming, arrival);
+    return binding ? this.pipeMessage(incoming, arrival, binding) : this.namedSessionMessage(incoming, arrival);
+  }
+
+  /**
+   * The session `sessionId` names, if the caller may use it: refused without an id, with a version
+   * header the session era does not speak, for an unknown session, or another principal's.
+   */
+  async findSession(sessionId: string | undefined, versionHeader: string | undefined, principal: unknown): Promise<SessionState | SessionRefused> {
+    if (!sessionId) return SESSION_REQUIRED;
+    if (versionHeader !== undefined && !isSessionEraVersion(versionHeader)) {
+      return { refusal: 'unsupported-version', error: SessionRefusal.unsupportedVersion(versionHeader) };
+    }
+    const state = await this.store.load(sessionId);
+    if (!state) return SESSION_NOT_FOUND;
+    // No touch here: the engine restarts the idle clock when each request ends, and keeps a
+    // session with a request running from expiring; one touch per request is enough.
+    return samePrincipal(state.principal, principal) ? state : OTHER_PRINCIPAL;
+  }
+
+  attachStandalone(sessionId: string, sink: StandaloneSink): () => void {
+    return this.engine.attachStandalone(sessionId, sink);
+  }
+
+  keepAlive(sessionId: string): () => void {
+    return this.engine.keepAlive(sessionId);
+  }
+
+  endSession(sessionId: string): Promise<boolean> {
+    return this.engine.endSession(sessionId);
+  }
+
+  onSessionEnded(listener: (sessionId: string) => void): () => void {
+    return this.engine.onSessionEnded(listener);
+  }
+
+  /** A pipe closed: its stateless-era requests are cancelled and its session ends. */
+  async unbind(binding: PipeBinding, reason: unknown = 'the pipe closed'): Promise<void> {
+    this.running.cancelScope(binding.scope, reason);
+    if (binding.sessionId !== undefined) await this.engine.endSession(binding.sessionId);
+  }
+
+  /** HTTP: the message names its session (or must). */
+  private async namedSessionMessage(incoming: Classified, arrival: Arrival): Promise<DispatchOutcome> {
+    const id = incoming.kind === 'request' ? incoming.message.id : null;
+    if (incoming.kind === 'request' && incoming.message.method === Method.Initialize) {
+      if (arrival.sessionId !== undefined) return refused('invalid-request', id, SessionRefusal.initializeNamesSession);
+      return this.initialize(incoming.message, arrival);
+    }
+    const found = await this.findSession(arrival.sessionId, arrival.versionHeader, arrival.principal);
+    if ('refusal' in found) return refused(found.refusal, id, found.error);
+    return this.inSession(incoming, found, arrival);
+  }
+
+  /** A pipe: one implicit session, made by `initialize`; before it, only `ping` is answered. */
+  private async pipeMessage(incoming: Classified, arrival: Arrival, binding: PipeBinding): Promise<DispatchOutcome> {
+    const request = incoming.kind === 'request' ? incoming.message : undefined;
+    if (request?.method === Method.Initialize && binding.sessionId === undefined) return this.initialize(request, arrival);
+    let state: SessionState | undefined;
+    try {
+      state = binding.sessionId === undefined ? undefined : await this.store.load(binding.sessionId);
+    } catch (error) {
+      if (!request) throw error;
+      return refused('internal-error', request.id, toErrorObject(error, request.method, this.diagnostics));
+    }
+    if (state) return this.inSession(incoming, state, arrival);
+    if (!request) return ACCEPTED;
+    if (!arrival.accepting) return closing(request.id);
+    if (request.method === Method.Ping) return answer(success(request.id, {}));
+    return refused('session-required', request.id, SessionRefusal.notInitialised);
+  }
+
+  private async initialize(message: JsonRpcRequest, arrival: Arrival): Promise<DispatchOutcome> {
+    if (!arrival.accepting) return closing(message.id);
+    try {
+      const { state, response, refusal } = await this.engine.initialize(message, arrival.principal);
+      if (!state) return { kind: 'answer', response, refusal };
+      if (arrival.binding) {
+        arrival.binding.era = 'session';
+        arrival.binding.sessionId = state.id;
+      }
+      return { kind: 'answer', response, sessionId: state.id };
+    } catch (error) {
+      return refused('internal-error', message.id, toErrorObject(error, message.method, this.diagnostics));
+    }
+  }
+
+  private async inSession(incoming: Classified, state: SessionState, arrival: Arrival): Promise<DispatchOutcome> {
+    if (incoming.kind === 'notification') {
+      await this.engine.notification(state, incoming.message);
+      return ACCEPTED;
+    }
+    if (incoming.kind === 'response') {
+      this.engine.response(state, incoming.message);
+      return ACCEPTED;
+    }
+    const message = (incoming as Extract<Classified, { kind: 'request' }>).message;
+    const way = arrival.open('request', state.id, message.id);
+    if (!way) return closing(message.id);
+    try {
+      const response = await this.engine.request(state, message, way);
+      return response ? answer(response) : NOTHING;
+    } catch (error) {
+      return answer(failure(message.id, toErrorObject(error, message.method, this.diagnostics)));
+    }
+  }
+
+  /**
+   * A JSON-RPC batch, which only a 2025-03-26 session takes: its elements admitted in order, its
+   * requests run concurrently; accepted when it holds no request and no invalid element.
+   */
+  private async batch(values: unknown[], arrival: Arrival): Promise<DispatchOutcome> {
+    const { binding } = arrival;
+    let state: SessionState | undefined;
+    if (binding) {
+      state = binding.sessionId === undefined ? undefined : await this.store.load(binding.sessionId);
+      if (!state) return refused('invalid-request', null, batchRefusal(undefined));
+    } else {
+      if (arrival.sessionId === undefined) return refused('invalid-request', null, batchRefusal(undefined));
+      const found = await this.findSession(arrival.sessionId, arrival.versionHeader, arrival.principal);
+      if ('refusal' in found) return refused(found.refusal, null, found.error);
+      state = found;
+    }
+    if (!allowsBatches(state.protocolVersion)) return refused('invalid-request', null, batchRefusal(state.protocolVersion));
+    if (values.length === 0) return refused('invalid-request', null, EMPTY_BATCH);
+    const items = classifyBatch(values, this.maxJsonDepth);
+    const way = items.some((item) => item.kind === 'request') ? arrival.open('batch', state.id, null) : undefined;
+    if (!way && items.some((item) => item.kind === 'request')) return closing(null);
+    const batch = await admitBatch(this.engine, state, items, way?.exchange ?? NO_EXCHANGE, this.diagnostics);
+    way?.admitted?.(batch);
+    const responses = await batch.answers;
+    if (batch.requests > 0) return responses.length > 0 ? answer(responses) : NOTHING;
+    // Only notifications and responses: accepted, unless some element was not a valid message.
+    if (responses.length === 0) return ACCEPTED;
+    return { kind: 'answer', response: responses, refusal: 'invalid-request', sessionId: state.id };
+  }
+
+  /**
+   * Protocol 2026-07-28: every request stands alone. On a pipe, its requests share the
+   * connection's scope (`notifications/cancelled` names them, and they are capped as a session's
+   * are); over HTTP each is its own scope, cancelled by its stream closing.
+   */
+  private async statelessMessage(incoming: Classified, arrival: Arrival): Promise<DispatchOutcome> {
+    const { binding } = arrival;
+    if (incoming.kind === 'notification') {
+      if (binding && incoming.message.method === Notification.Cancelled) {
+        this.running.cancel(binding.scope, incoming.message.params?.requestId, 'cancelled by the client');
+      }
+      return ACCEPTED;
+    }
+    if (incoming.kind === 'response') return STATELESS_RESPONSE;
+    const message = (incoming as Extract<Classified, { kind: 'request' }>).message;
+    if (binding) {
+      // The era is decided by the first request: a request with `_meta` pins the stateless era for good.
+      binding.era = 'stateless';
+      const refusal = this.running.refusal(binding.scope, message.id, this.engine.maxInFlightPerSession, 'connection');
+      if (refusal) return answer(failure(message.id, refusal));
+    }
+    const way = arrival.open(message.method === StatelessMethod.Listen ? 'listen' : 'stateless', undefined, message.id);
+    if (!way) return closing(message.id);
+    if (binding) this.running.start(binding.scope, message.id, way.cancellation);
+    try {
+      return await this.stateless.request(message, { principal: arrival.principal, headers: arrival, cancellation: way.cancellation, exchange: way.exchange });
+    } catch (error) {
+      return refused('internal-error', message.id, toErrorObject(error, message.method, this.diagnostics));
+    } finally {
+      if (binding) this.running.finish(binding.scope, message.id);
+    }
+  }
+}

@@ -1,0 +1,369 @@
+import { randomBytes } from 'node:crypto';
+import { Context } from '../../context/context';
+import { WarningThrottle, type Diagnostics, type WarningRateLimit } from '../../core/diagnostics';
+import { ErrorCode } from '../../core/error-codes';
+import { ProtocolError } from '../../core/errors';
+import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
+import { Method, Notification } from '../../core/methods';
+import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
+import type { Router } from '../../router/router';
+import { serverCapabilities, type FeatureCounts } from '../capabilities';
+import type { ServerEvents } from '../events/server-events';
+import type { ServerMessage, SessionBus, SessionMessage } from '../seams/session-bus';
+import type { Exchange, StandaloneSink, Way } from '../exchange';
+import type { RefusalKind } from '../refusal';
+import type { RunningRequests } from '../running-requests';
+import type { ServerIdentity } from '../server-identity';
+import type { SessionState } from '../seams/session-state';
+import { DEFAULT_SESSION_IDLE_MS, type SessionStore } from '../seams/session-store';
+import { negotiateVersion } from '../versions';
+import { LIFECYCLE_HANDLERS, type LifecycleDeps, type LifecycleMethod } from './lifecycle.handlers';
+import { PendingRequests } from './pending-requests';
+import { SessionChannel, type ChannelHost } from './session-channel';
+import { UrlElicitations } from './url-elicitations';
+
+/** What the session era asks of the router: its methods, the operation pipeline, the resource rules. */
+export type SessionRouter = Pick<Router, 'handles' | 'handle' | 'operate' | 'resourceUri' | 'canRead'>;
+
+/** What the session era is built from, handed in by the composition root. */
+export interface SessionEngineDeps {
+  readonly router: SessionRouter;
+  readonly identity: ServerIdentity;
+  /** What is registered now: capabilities are computed from it at each `initialize`. */
+  readonly counts: () => FeatureCounts;
+  readonly diagnostics: Diagnostics;
+  readonly events: ServerEvents;
+  readonly store: SessionStore;
+  readonly bus: SessionBus;
+  /** The one table of cancellable requests; a session's requests are scoped by its id. */
+  readonly running: RunningRequests;
+  /** The time now, in ms since the epoch (a fake in specs). */
+  readonly clock?: () => number;
+  /** A new session id (default: 128 bits from the CSPRNG). */
+  readonly newSessionId?: () => string;
+}
+
+export interface SessionEngineOptions {
+  /** Sessions idle this long expire (default 30 minutes); an open pipe or GET stream touches its session a third as often. */
+  readonly sessionIdleMs?: number;
+  /** Sessions open at once (default 10,000); `initialize` beyond is refused with -32005. */
+  readonly maxSessions?: number;
+  /** How long server-to-client requests wait for an answer (default 5 minutes). */
+  readonly requestTimeoutMs?: number;
+  /** Requests one session may have running at once (default 100); more are refused with -32010. */
+  readonly maxInFlightPerSession?: number;
+  /** Resources one session may be subscribed to at once (default 1,000); more are refused with -32602. */
+  readonly maxSubscriptionsPerSession?: number;
+  /** Warnings a client can cause: at most this many lines of one kind per window (default 10 a minute). */
+  readonly warningRateLimit?: WarningRateLimit;
+}
+
+/** What `initialize` came to: the new session, or the refusal. */
+export interface Initialized {
+  readonly state?: SessionState;
+  readonly response: JsonRpcResponse;
+  readonly refusal?: RefusalKind;
+}
+
+type OnSessionMessage = { readonly [K in SessionMessage['kind']]: (engine: SessionEngine, sessionId: string, message: Extract<SessionMessage, { kind: K }>) => void };
+
+/** What a message of a session heard on the bus does on this node. */
+const ON_SESSION_MESSAGE: OnSessionMessage = Object.freeze({
+  response: (engine, id, { response }) => void engine.pending.settle(id, response),
+  cancel: (engine, id, { requestId, reason }) => void engine.running.cancel(id, requestId, reason),
+  notify: (engine, id, { notification: message }) => void engine.events.deliver(id, message),
+  ended: (engine, id) => engine.forget(id),
+});
+
+/**
+ * The session era (protocol 2025-03-26 to 2025-11-25): `initialize`, the lifecycle methods
+ * through the operation pipeline, the requests of a session with their cancellation, the
+ * server-to-client requests waiting for the client, and URL-elicitation tracking. A node holds a
+ * session on the bus while it serves it, so what another node receives for it (the client's
+ * answer, a cancellation, a notification for its stream, its end) reaches it here.
+ */
+export class SessionEngine implements ChannelHost {
+  readonly pending = new PendingRequests();
+  readonly running: RunningRequests;
+  readonly events: ServerEvents;
+  /** Requests one session may have running at once. */
+  readonly maxInFlightPerSession: number;
+  private readonly urlElicitations = new UrlElicitations();
+  /** The sessions this node holds on the bus, and how to let each go. */
+  private readonly held = new Map<string, () => void>();
+  private readonly endedListeners = new Set<(sessionId: string) => void>();
+  private readonly store: SessionStore;
+  private readonly bus: SessionBus;
+  private readonly router: SessionRouter;
+  private readonly diagnostics: Diagnostics;
+  private readonly clock: () => number;
+  private readonly newSessionId: () => string;
+  private readonly clientWarnings: WarningThrottle;
+  private readonly lifecycle: LifecycleDeps;
+  private readonly requestTimeoutMs: number | undefined;
+  private readonly idleMs: number;
+  private readonly maxSessions: number;
+  private readonly stops: (() => void)[];
+
+  constructor(private readonly deps: SessionEngineDeps, options: SessionEngineOptions = {}) {
+    ({ store: this.store, bus: this.bus, router: this.router, diagnostics: this.diagnostics, running: this.running, events: this.events } = deps);
+    this.clock = deps.clock ?? Date.now;
+    this.newSessionId = deps.newSessionId ?? newSessionId;
+    this.clientWarnings = new WarningThrottle(deps.diagnostics, options.warningRateLimit);
+    this.lifecycle = { resources: deps.router, maxSubscriptions: options.maxSubscriptionsPerSession ?? 1000 };
+    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.maxInFlightPerSession = options.maxInFlightPerSession ?? 100;
+    this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.maxSessions = options.maxSessions ?? 10_000;
+    this.stops = [
+      // Whatever the store, a session that expires takes its requests, waiters and streams with it, on every node.
+      this.store.onExpired((id) => this.ended(id)),
+      this.bus.onBroadcast((message) => this.heard(message)),
+    ];
+  }
+
+  /** Answers `initialize`: negotiates the version and creates the session. */
+  async initialize(message: JsonRpcRequest, principal?: unknown): Promise<Initialized> {
+    const params = message.params ?? {};
+    const problem = initializeProblem(params);
+    if (problem) return { response: failure(message.id, { code: ErrorCode.InvalidParams, message: problem }), refusal: 'invalid-params' };
+    if (await this.store.count() >= this.maxSessions) {
+      const error = { code: ErrorCode.TooManySessions, message: `Too many sessions: this server holds at most ${this.maxSessions}; retry once one has ended` };
+      return { response: failure(message.id, error), refusal: 'too-many-sessions' };
+    }
+    const now = this.clock();
+    const state: SessionState = {
+      id: this.newSessionId(),
+      protocolVersion: negotiateVersion(params.protocolVersion),
+      clientInfo: params.clientInfo as Implementation,
+      clientCapabilities: (params.capabilities ?? {}) as ClientCapabilities,
+      initialized: false,
+      subscriptions: [],
+      principal,
+      createdAt: now,
+      lastActiveAt: now,
+    };
+    await this.store.save(state);
+    const result: JsonObject = {
+      protocolVersion: state.protocolVersion,
+      capabilities: serverCapabilities(this.deps.counts()),
+      serverInfo: this.deps.identity.info,
+    };
+    if (this.deps.identity.instructions !== undefined) result.instructions = this.deps.identity.instructions;
+    return { state, response: success(message.id, result) };
+  }
+
+  /**
+   * Answers one request of an initialised session; `undefined` when it was cancelled (no answer is
+   * sent). The way's cancellation is the transport's (closing): it is the handler's `ctx.signal`,
+   * and `notifications/cancelled` cancels it too.
+   */
+  async request(state: SessionState, message: JsonRpcRequest, way: Way): Promise<JsonRpcResponse | undefined> {
+    this.hold(state.id);
+    try {
+      return await this.answer(state, message, way);
+    } finally {
+      // The idle clock starts when the last request ends, not when it began (a running request
+      // keeps its session from expiring), and every request counts: a ping too.
+      this.touch(state.id);
+    }
+  }
+
+  private async answer(state: SessionState, message: JsonRpcRequest, way: Way): Promise<JsonRpcResponse | undefined> {
+    if (message.method === Method.Initialize) {
+      return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
+    }
+    const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
+    if (lifecycle) return this.runLifecycle(state, message, lifecycle, way.exchange);
+    if (!this.router.handles(message.method)) {
+      return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
+    }
+    // A request that never returns holds its handler, its params and what it waits for: a client
+    // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
+    const refused = this.running.refusal(state.id, message.id, this.maxInFlightPerSession);
+    if (refused) return failure(message.id, refused);
+    const { cancellation } = way;
+    this.running.start(state.id, message.id, cancellation);
+    try {
+      const ctx = this.contextFor(state, message, way.exchange, cancellation);
+      const outcome = await this.router.handle(message.method, message.params, ctx);
+      if (cancellation.aborted) return undefined;
+      return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
+    } finally {
+      this.running.finish(state.id, message.id);
+    }
+  }
+
+  /** Handles a client notification: initialised, cancelled, roots changed. Never answered. */
+  async notification(state: SessionState, message: JsonRpcNotification): Promise<void> {
+    if (message.method === Notification.Initialized && !state.initialized) {
+      await this.store.update(state.id, (current) => current.initialized ? undefined : { ...current, initialized: true });
+    } else if (message.method === Notification.Cancelled) {
+      const { requestId, reason } = message.params ?? {};
+      // Not running here: it may run on another node of the session.
+      if (!this.running.cancel(state.id, requestId, reason) && (typeof requestId === 'string' || typeof requestId === 'number')) {
+        this.publish(state.id, { kind: 'cancel', requestId, reason: typeof reason === 'string' ? reason : undefined });
+      }
+    }
+    this.touch(state.id);
+  }
+
+  /**
+   * Routes a client's response to the request of this session waiting for it: here, or (when none
+   * waits here) on the node that sent it, over the bus. One that matches nothing here is warned
+   * about, within the client-warning limit (with several nodes, the node whose request it answers
+   * settles it all the same).
+   */
+  response(state: SessionState, message: JsonRpcResponse): void {
+    this.touch(state.id);
+    if (this.pending.settle(state.id, message)) return;
+    this.publish(state.id, { kind: 'response', response: message });
+    this.clientWarnings.warn('unmatched response', `session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
+  }
+
+  /** Where messages that belong to no request go for this session (the GET stream, the pipe). */
+  attachStandalone(sessionId: string, sink: StandaloneSink): () => void {
+    this.hold(sessionId);
+    return this.events.attach(sessionId, sink);
+  }
+
+  /**
+   * Keeps a session alive while a connection of it is open (a stdio pipe, a GET stream: either
+   * may sit idle for hours): touches it well within the idle timeout until the returned function
+   * is called.
+   */
+  keepAlive(sessionId: string): () => void {
+    const timer = setInterval(() => {
+      this.store.touch(sessionId).catch((error) => this.diagnostics.error('session keep-alive failed', error));
+    }, Math.max(50, Math.floor(this.idleMs / 3)));
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Ends a session on every node: its requests are aborted, its waiters fail, and it is forgotten. */
+  async endSession(id: string): Promise<boolean> {
+    this.forget(id);
+    const deleted = await this.store.delete(id);
+    this.publish(id, { kind: 'ended' });
+    return deleted;
+  }
+
+  /**
+   * Announces the end of a URL elicitation to the client that was sent it, from any node: the
+   * node that sent it hears it on the bus and tells the client (on the request's stream while it
+   * is open, else on the session's standalone stream, wherever that is held). An id no node
+   * tracks is ignored.
+   */
+  notifyElicitationComplete(elicitationId: string): Promise<void> {
+    return this.bus.broadcast({ kind: 'elicitation-complete', elicitationId });
+  }
+
+  /** Called when a session ends (deleted, closed or expired), so transports can free its streams. */
+  onSessionEnded(listener: (sessionId: string) => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
+  trackUrlElicitation(elicitationId: string, sessionId: string, exchange: Exchange): void {
+    this.urlElicitations.track(elicitationId, { sessionId, exchange });
+  }
+
+  resourceUpdated(uri: string): Promise<void> {
+    return this.events.resourceUpdated(uri);
+  }
+
+  async close(): Promise<void> {
+    for (const stop of this.stops) stop();
+    for (const release of this.held.values()) release();
+    this.held.clear();
+  }
+
+  /**
+   * @internal Forgets what this node holds of a session that ended: its requests are cancelled,
+   * its waiters fail, its standalone stream and URL elicitations are dropped, its transports told.
+   */
+  forget(id: string): void {
+    this.held.get(id)?.();
+    this.held.delete(id);
+    // Waiters first, so that they learn why (the session ended), rather than a bare cancellation.
+    this.pending.abandon(id);
+    this.running.cancelScope(id);
+    this.events.detach(id);
+    this.urlElicitations.forgetSession(id);
+    for (const listener of this.endedListeners) listener(id);
+  }
+
+  /** A session expired: forgotten here, and on the nodes that hold a part of it. */
+  private ended(id: string): void {
+    this.forget(id);
+    this.publish(id, { kind: 'ended' });
+  }
+
+  /** Subscribes this node to the session's messages, once: no bus traffic per request after the first. */
+  private hold(sessionId: string): void {
+    if (this.held.has(sessionId)) return;
+    this.held.set(sessionId, this.bus.subscribe(sessionId, (message) => {
+      (ON_SESSION_MESSAGE[message.kind] as (engine: SessionEngine, id: string, message: SessionMessage) => void)(this, sessionId, message);
+    }));
+  }
+
+  private heard(message: ServerMessage): void {
+    if (message.kind !== 'elicitation-complete') return;
+    const target = this.urlElicitations.take(message.elicitationId);
+    if (!target) return;
+    const complete = notification(Notification.ElicitationComplete, { elicitationId: message.elicitationId });
+    if (target.exchange.open) target.exchange.send(complete);
+    else if (!this.events.deliver(target.sessionId, complete)) this.publish(target.sessionId, { kind: 'notify', notification: complete });
+  }
+
+  private publish(sessionId: string, message: SessionMessage): void {
+    this.bus.publish(sessionId, message).catch((error) => this.diagnostics.error('bus publish failed', error));
+  }
+
+  /** Any message of a session restarts its idle clock. */
+  private touch(sessionId: string): void {
+    this.store.touch(sessionId).catch((error) => this.diagnostics.error('session touch failed', error));
+  }
+
+  /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
+  private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange): Promise<JsonRpcResponse> {
+    const outcome = await this.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange), async (params) => {
+      const { result, change } = await lifecycle.handle(params, state, this.lifecycle);
+      // A session that ended meanwhile stays ended: an update never brings it back.
+      if (change) await this.store.update(state.id, change);
+      return result;
+    });
+    return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
+  }
+
+  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, signal?: Way['cancellation']): Context {
+    const meta = message.params?._meta as JsonObject | undefined;
+    const progressToken = meta?.progressToken;
+    return new Context({
+      requestId: message.id,
+      sessionId: state.id,
+      signal,
+      progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+      clientInfo: state.clientInfo,
+      clientCapabilities: state.clientCapabilities,
+      principal: state.principal,
+      channel: new SessionChannel(this, state, exchange),
+      requestTimeoutMs: this.requestTimeoutMs,
+    });
+  }
+}
+
+/** 128 bits from the system's CSPRNG, as visible ASCII (hex). */
+export function newSessionId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+function initializeProblem(params: JsonObject): string | undefined {
+  if (typeof params.protocolVersion !== 'string') return '"protocolVersion" must be a string';
+  if (params.capabilities !== undefined && (typeof params.capabilities !== 'object' || params.capabilities === null)) return '"capabilities" must be an object';
+  const info = params.clientInfo as JsonObject | undefined;
+  if (!info || typeof info !== 'object' || typeof info.name !== 'string' || typeof info.version !== 'string') {
+    return '"clientInfo" must be an object with a name and a version';
+  }
+  return undefined;
+}

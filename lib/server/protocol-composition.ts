@@ -1,0 +1,89 @@
+import type { Diagnostics } from '../core/diagnostics';
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/jsonrpc';
+import type { Registry } from '../router/registry';
+import type { Router } from '../router/router';
+import type { Visibility } from '../router/visibility';
+import { Dispatcher } from '../protocol/dispatcher';
+import { ServerEvents } from '../protocol/events/server-events';
+import { InProcessSessionBus, type SessionBus } from '../protocol/seams/session-bus';
+import { RunningRequests } from '../protocol/running-requests';
+import type { ServerIdentity } from '../protocol/server-identity';
+import { SessionEngine } from '../protocol/session-era/session-engine';
+import { InMemorySessionStore, type SessionStore } from '../protocol/seams/session-store';
+import { DEFAULT_CACHE, StatelessEra } from '../protocol/stateless-era/stateless-era';
+import type { PhantomServerOptions } from './server-options';
+
+/** The protocol layer of one server, wired: what the server serves transports with, and closes. */
+export interface Protocol {
+  readonly dispatcher: Dispatcher;
+  readonly engine: SessionEngine;
+  readonly events: ServerEvents;
+  close(): Promise<void>;
+}
+
+/** What the protocol layer is made from: the compiled front half, the server's identity and options. */
+export interface ProtocolParts {
+  readonly registry: Registry;
+  readonly router: Router;
+  readonly identity: ServerIdentity;
+  readonly diagnostics: Diagnostics;
+  readonly options: PhantomServerOptions;
+}
+
+/**
+ * Builds the protocol layer, each piece given what it uses: one table of running requests, the
+ * session store and bus (in-process unless the options name others), server events, the session
+ * era, the stateless era, and the dispatcher in front of them.
+ */
+export function composeProtocol({ registry, router, identity, diagnostics, options }: ProtocolParts): Protocol {
+  const visible: Visibility | undefined = options.visible;
+  const running = new RunningRequests();
+  const store: SessionStore = options.sessionStore ?? new InMemorySessionStore({ idleMs: options.sessionIdleMs, isBusy: (id) => running.busy(id) });
+  const bus: SessionBus = options.bus ?? new InProcessSessionBus();
+  const counts = () => registry.counts;
+  const events = new ServerEvents({
+    bus,
+    store,
+    canRead: (uri, principal) => router.canRead(uri, principal),
+    onListChanged: (listener) => registry.onChange(listener),
+    diagnostics,
+  });
+  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running }, {
+    sessionIdleMs: options.sessionIdleMs,
+    maxSessions: options.maxSessions,
+    requestTimeoutMs: options.requestTimeoutMs,
+    maxInFlightPerSession: options.maxInFlightPerSession,
+    maxSubscriptionsPerSession: options.maxSubscriptionsPerSession,
+    warningRateLimit: options.warningRateLimit,
+  });
+  const stateless = new StatelessEra({
+    router,
+    identity,
+    counts,
+    hints: registry,
+    // The resolved target's schema for the header check: a tool the caller may not see has none.
+    toolInputSchema: (name, principal) => {
+      const tool = registry.tool(name);
+      return tool && (visible?.({ kind: 'tool', name }, principal) ?? true) ? tool.descriptor.inputSchema : undefined;
+    },
+    listeners: events.listeners,
+    resourceUpdated: (uri) => events.resourceUpdated(uri),
+  }, {
+    stateKey: options.stateKey,
+    stateTtlMs: options.stateTtlMs,
+    // Lists differ by caller once a visibility rule is set: they can only be private then.
+    cache: { ...DEFAULT_CACHE, listsArePrivate: visible !== undefined, ...options.cacheDefaults },
+  });
+  const dispatcher = new Dispatcher({ engine, stateless, store, running, diagnostics, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH });
+  return {
+    dispatcher,
+    engine,
+    events,
+    async close() {
+      events.close();
+      await engine.close();
+      await store.close();
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,246 @@
+import { Cancellation } from '../../core/cancellation';
+import { failure, PARSE_ERROR, type JsonRpcBatchResponse, type JsonRpcMessage, type RequestId } from '../../core/jsonrpc';
+import type { ErrorObject } from '../../core/error-mapper';
+import { isServerClosing, DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
+import type { Arrival, BatchWay, CallKind } from '../../protocol/arrival';
+import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
+import type { Dispatcher } from '../../protocol/dispatcher';
+import type { Exchange } from '../../protocol/exchange';
+import { PipeBinding } from '../../protocol/pipe-binding';
+import type { AdmittedBatch } from '../../protocol/session-era/batch';
+import { MalformedMessageError, type MessageTransport } from './message-transport';
+import { RunningCalls } from '../running-calls';
+
+export interface StreamConnectionOptions {
+  /** How long running requests may still answer after the pipe closed (default 2 s). */
+  readonly drainMs?: number;
+  /** How long `close()` lets running requests finish before it cancels them (default 10 s). */
+  readonly shutdownTimeoutMs?: number;
+}
+
+/**
+ * One client on a message pipe (stdio, in-memory): framing and the connection's lifetime. Each
+ * message goes to the dispatcher with the pipe's binding (its era and implicit session, which the
+ * dispatcher keeps); messages are admitted one at a time, in order, and requests then run
+ * concurrently, their messages sharing the pipe. The session ends when the pipe closes or the
+ * server closes.
+ */
+export class StreamConnection {
+  private readonly binding = new PipeBinding();
+  private closed = false;
+  private ending = false;
+  /** Closing: requests admitted from now on are answered at once with `SHUTDOWN_ERRORS.refused`. */
+  refusing = false;
+  /** Messages are admitted one at a time, in order; requests then run concurrently. */
+  private intake: Promise<void> = Promise.resolve();
+  /** @internal Requests and batches running, which closing waits for. */
+  readonly calls = new RunningCalls<PipeCall>();
+  /** @internal `subscriptions/listen` streams, which never finish on their own. */
+  readonly listens = new RunningCalls<PipeRequest>();
+  private readonly drainMs: number;
+  private readonly shutdownTimeoutMs: number;
+  private detach?: () => void;
+  private resolveClosed!: () => void;
+  /** Settles when the pipe closes. */
+  readonly done = new Promise<void>((resolve) => { this.resolveClosed = resolve; });
+
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    private readonly transport: MessageTransport,
+    private readonly principal?: unknown,
+    options: StreamConnectionOptions = {},
+  ) {
+    this.drainMs = options.drainMs ?? 2000;
+    this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  }
+
+  async start(): Promise<void> {
+    this.transport.onmessage = (value) => {
+      this.intake = this.intake.then(() => this.receive(value)).catch((error) => this.dispatcher.diagnostics.error('message failed', error));
+    };
+    this.transport.onerror = (error) => {
+      if (error instanceof MalformedMessageError) this.intake = this.intake.then(() => this.send(failure(null, PARSE_ERROR)));
+      else this.dispatcher.diagnostics.error('transport error', error);
+    };
+    this.transport.onclose = () => void this.end();
+    await this.transport.start();
+  }
+
+  /** @internal The pipe's own way back, shared by every request on it. */
+  readonly exchange: Exchange = this.createExchange();
+
+  private createExchange(): Exchange {
+    const connection = this;
+    return { send: (message) => connection.send(message), get open() { return !connection.closed; } };
+  }
+
+  /** Admits one message; resolves once it is admitted (a request then runs on) or done. */
+  private async receive(value: unknown): Promise<void> {
+    const arrival = new PipeArrival(this, this.binding, this.principal);
+    const handled = this.dispatcher.dispatch(value, arrival)
+      .then((outcome) => this.answer(outcome, arrival.call), (error) => this.dispatcher.diagnostics.error('message failed', error))
+      .finally(() => arrival.release());
+    await Promise.race([handled, arrival.admitted]);
+  }
+
+  private answer(outcome: DispatchOutcome, call: PipeCall | undefined): void {
+    // The pipe's session, once `initialize` made it: it hears what belongs to no request, and stays alive while the pipe is open.
+    if (this.binding.sessionId !== undefined && !this.detach) this.attachSession(this.binding.sessionId);
+    if (outcome.kind !== 'answer') return;
+    if (call && !call.answerable) return;
+    this.send(outcome.response);
+  }
+
+  private attachSession(sessionId: string): void {
+    const detach = this.dispatcher.attachStandalone(sessionId, (m) => this.send(m));
+    const release = this.dispatcher.keepAlive(sessionId);
+    this.detach = () => { detach(); release(); };
+  }
+
+  private send(message: JsonRpcMessage | JsonRpcBatchResponse): void {
+    if (this.closed) return;
+    this.transport.send(message).catch((error) => this.dispatcher.diagnostics.error('send failed', error));
+  }
+
+  /**
+   * Ends the connection gracefully (the server is closing): requests that arrive from now on are
+   * answered at once with an error (notifications and responses still count: an answer to
+   * `ctx.elicit` lets a call finish), running ones may finish within `shutdownTimeoutMs`, those
+   * left are cancelled and answered with an error carrying their id, listen streams get their
+   * closing response, and the session ends. Resolves with `done`; calling it again waits for the
+   * same end.
+   */
+  close(): Promise<void> {
+    if (!this.ending) {
+      this.ending = true;
+      void this.shutDown();
+    }
+    return this.done;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.refusing = true;
+    await this.intake;
+    await this.calls.settled(this.shutdownTimeoutMs);
+    const reason = new ServerClosingError();
+    for (const call of this.calls) this.send(call.giveUp(reason, SHUTDOWN_ERRORS.cancelled));
+    for (const listen of this.listens) listen.cancellation.cancel(reason);
+    await this.listens.settled(this.shutdownTimeoutMs);
+    await this.finish();
+  }
+
+  /**
+   * The pipe closed (stdin reached its end): admit what was already received, give running
+   * requests a moment to answer, then end the session.
+   */
+  private async end(): Promise<void> {
+    if (this.ending) return;
+    this.ending = true;
+    await this.intake;
+    // Listen streams never finish on their own: end them now rather than wait out the drain.
+    for (const listen of this.listens) listen.cancellation.cancel('the pipe closed');
+    await this.calls.settled(this.drainMs);
+    await this.finish();
+  }
+
+  private async finish(): Promise<void> {
+    this.closed = true;
+    this.detach?.();
+    await this.dispatcher.unbind(this.binding);
+    await this.transport.close();
+    this.resolveClosed();
+  }
+}
+
+/**
+ * What the pipe tells the dispatcher about one message: its binding and principal, and the way
+ * back once a request is admitted. `admitted` settles then, so the pipe takes the next message
+ * while the request runs on (a batch: once its elements are admitted).
+ */
+class PipeArrival implements Arrival {
+  call?: PipeCall;
+  private listen = false;
+  private resolveAdmitted!: () => void;
+  readonly admitted = new Promise<void>((resolve) => { this.resolveAdmitted = resolve; });
+
+  constructor(private readonly connection: StreamConnection, readonly binding: PipeBinding, readonly principal: unknown) {}
+
+  get accepting(): boolean {
+    return !this.connection.refusing;
+  }
+
+  open(kind: CallKind, _sessionId: string | undefined, id: RequestId | null): BatchWay | undefined {
+    if (this.connection.refusing) return undefined;
+    const { exchange } = this.connection;
+    this.listen = kind === 'listen';
+    if (kind === 'batch') {
+      const batch = new PipeBatch(exchange, this.resolveAdmitted);
+      this.call = batch;
+      this.connection.calls.add(batch);
+      return batch;
+    }
+    const request = new PipeRequest(id as RequestId, exchange);
+    this.call = request;
+    if (this.listen) this.connection.listens.add(request);
+    else this.connection.calls.add(request);
+    this.resolveAdmitted();
+    return request;
+  }
+
+  release(): void {
+    if (!this.call) return;
+    if (this.listen) this.connection.listens.delete(this.call as PipeRequest);
+    else this.connection.calls.delete(this.call);
+  }
+}
+
+/** A request (or a batch) running on the pipe: once closing gave up on it, its own answer is dropped. */
+interface PipeCall {
+  readonly answerable: boolean;
+  /** Cancels it with `reason` and returns what answers it now. */
+  giveUp(reason: Error, error: ErrorObject): JsonRpcMessage | JsonRpcBatchResponse;
+}
+
+class PipeRequest implements PipeCall, BatchWay {
+  readonly cancellation = new Cancellation();
+  private givenUp = false;
+
+  constructor(private readonly id: RequestId, readonly exchange: Exchange) {}
+
+  /**
+   * Whether its own answer still goes out: not once closing gave up on it, nor once the client
+   * cancelled it; a listen stream the server closed does get its closing response.
+   */
+  get answerable(): boolean {
+    return !this.givenUp && (!this.cancellation.aborted || isServerClosing(this.cancellation.reason));
+  }
+
+  giveUp(reason: Error, error: ErrorObject): JsonRpcMessage {
+    this.givenUp = true;
+    this.cancellation.cancel(reason);
+    return failure(this.id, error);
+  }
+}
+
+class PipeBatch implements PipeCall, BatchWay {
+  /** Not cancelled by anything: each request of the batch has its own, which closing cancels. */
+  readonly cancellation = new Cancellation();
+  private batch?: AdmittedBatch;
+  private givenUp = false;
+
+  constructor(readonly exchange: Exchange, private readonly onAdmitted: () => void) {}
+
+  get answerable(): boolean {
+    return !this.givenUp;
+  }
+
+  admitted(batch: AdmittedBatch): void {
+    this.batch = batch;
+    this.onAdmitted();
+  }
+
+  giveUp(reason: Error, error: ErrorObject): JsonRpcBatchResponse {
+    this.givenUp = true;
+    return this.batch?.giveUp(reason, error) ?? [];
+  }
+}
