@@ -57,3 +57,4 @@ export { registerSchemaConverter, type SchemaConverter, type ValidationRule, typ
 export type { FormElicitation, UrlElicitation, FormProperty, RequestedSchema } from './schema';
 export { TelemetryInterceptor, type TelemetryOptions, type TracerProviderLike, type MeterProviderLike } from './router/pipeline/built-ins/telemetry.interceptor';
 export type { ProtocolEra } from './context/context';
+export type { HealthOptions, ReadinessCheck } from './transport/http/http-options';
