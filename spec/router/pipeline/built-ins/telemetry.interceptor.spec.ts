@@ -8,10 +8,11 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import { IsString } from 'class-validator';
 import {
-  Context, ErrorCode, Field, Prompt, ProtocolError, PhantomServer, Resource, SILENT_DIAGNOSTICS, TelemetryInterceptor, Tool, ToolError, ToolResult,
+  Context, Elicit, ErrorCode, Field, Prompt, ProtocolError, PhantomServer, Resource, SILENT_DIAGNOSTICS, TelemetryInterceptor, Tool, ToolError, ToolResult,
   userText, type TelemetryOptions,
 } from '../../../../lib';
 import { connectInMemory } from '../../../integration/support/sdk-clients';
+import { call, meta as statelessMeta } from '../../../integration/support/stateless-client';
 
 /** A reader that exports only when asked: the spec collects after its calls. */
 class CollectingReader extends MetricReader {
@@ -68,6 +69,12 @@ class Notes {
   @Tool({ description: 'Has a bug' })
   notes_bug() {
     throw new TypeError('undefined is not a function');
+  }
+
+  @Tool({ description: 'Asks the user first' })
+  async notes_confirm(_args: object, ctx: Context) {
+    const answer = await ctx.elicit(Elicit.form({ message: 'Sure?', requestedSchema: [{ name: 'sure', type: 'boolean' }] }));
+    return answer.action;
   }
 
   @Prompt({ description: 'Plan a trip' })
@@ -272,6 +279,23 @@ describe('TelemetryInterceptor', () => {
         await server.handle('tools/call', callOf('notes_write', { title: 'a' }));
         expect(spans().map((span) => span.name)).to.deep.equal(['tools/call notes_write']);
         expect((await durations())?.dataPoints.map((point) => point.value.count)).to.deep.equal([1]);
+      });
+    });
+
+    context('over Streamable HTTP in the stateless era', () => {
+      it('marks a round that ends by asking the client for input as input_required, not as an error', async () => {
+        const { tracerProvider, meterProvider, spans } = sdk();
+        const server = serverWith({ tracerProvider, meterProvider });
+        const listener = await server.listen({ port: 0 });
+        try {
+          const reply = await call(listener.url, 'tools/call', { _meta: statelessMeta({ elicitation: {} }), name: 'notes_confirm', arguments: {} });
+          expect(reply.body.result.resultType).to.equal('input_required');
+          const [span] = spans();
+          expect([span.name, span.attributes['phantom_mcp.outcome'], span.attributes['error.type'], span.status.code])
+            .to.deep.equal(['tools/call notes_confirm', 'input_required', undefined, SpanStatusCode.UNSET]);
+        } finally {
+          await server.close();
+        }
       });
     });
 
