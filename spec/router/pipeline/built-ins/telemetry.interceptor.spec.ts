@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
-import { metrics, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context as otelContext, metrics, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type ContextManager, type Context as OtelContext } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
@@ -37,6 +38,21 @@ function sdk() {
   };
 }
 
+/** The context manager an SDK installs (here on AsyncLocalStorage): what makes a span "active" across awaits. */
+class AsyncContextManager implements ContextManager {
+  private readonly storage = new AsyncLocalStorage<OtelContext>();
+  active(): OtelContext { return this.storage.getStore() ?? ROOT_CONTEXT; }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(context: OtelContext, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+    return this.storage.run(context, () => fn.apply(thisArg, args));
+  }
+  bind<T>(_context: OtelContext, target: T): T { return target; }
+  enable(): this { return this; }
+  disable(): this { return this; }
+}
+
+/** The application's own tracer, for a span inside a tool. */
+let appTracer = trace.getTracer('app');
+
 class NoteArgs {
   @Field({ description: 'Title' }) @IsString() title!: string;
 }
@@ -69,6 +85,12 @@ class Notes {
   @Tool({ description: 'Has a bug' })
   notes_bug() {
     throw new TypeError('undefined is not a function');
+  }
+
+  @Tool({ description: 'Calls a service of the application, which traces itself' })
+  notes_sync() {
+    appTracer.startSpan('sync the notes').end();
+    return 'synced';
   }
 
   @Tool({ description: 'Asks the user first' })
@@ -256,6 +278,36 @@ describe('TelemetryInterceptor', () => {
         const outcome = await serverWith({ tracerProvider, meterProvider }).handle('tools/call', callOf('notes_write', { title: 'a' }), new Context({ meta: { traceparent: [meta.traceparent] } }));
         expect(outcome).to.have.property('result');
         expect(spans()[0].parentSpanContext).to.equal(undefined);
+      });
+    });
+
+    context('with a context manager, as an SDK installs', () => {
+      beforeEach(() => otelContext.setGlobalContextManager(new AsyncContextManager()));
+      afterEach(() => {
+        otelContext.disable();
+        propagation.disable();
+      });
+
+      it('runs the handler with its span active: the application\'s spans nest under it', async () => {
+        const { tracerProvider, meterProvider, spans } = sdk();
+        appTracer = tracerProvider.getTracer('app');
+        await serverWith({ tracerProvider, meterProvider }).handle('tools/call', callOf('notes_sync'));
+        const [inner, outer] = spans();
+        expect([inner.name, outer.name]).to.deep.equal(['sync the notes', 'tools/call notes_sync']);
+        expect(inner.parentSpanContext?.spanId).to.equal(outer.spanContext().spanId);
+      });
+
+      it('links the ambient span (the HTTP request\'s) when the client\'s traceparent is the parent', async () => {
+        propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+        const { tracerProvider, meterProvider, spans } = sdk();
+        const server = serverWith({ tracerProvider, meterProvider });
+        const meta = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' };
+        const http = tracerProvider.getTracer('http').startSpan('POST /mcp');
+        await otelContext.with(trace.setSpan(otelContext.active(), http), () => server.handle('tools/call', callOf('notes_write', { title: 'a' }), new Context({ meta })));
+        http.end();
+        const [span] = spans();
+        expect(span.parentSpanContext?.spanId).to.equal('00f067aa0ba902b7');
+        expect(span.links.map((link) => link.context.spanId)).to.deep.equal([http.spanContext().spanId]);
       });
     });
 
