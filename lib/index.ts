@@ -55,3 +55,6 @@ export type { Visibility, VisibleItem } from './router/visibility';
 export type { CacheHint } from './metadata/cache-hint';
 export { registerSchemaConverter, type SchemaConverter, type ValidationRule, type JsonSchema } from './schema';
 export type { FormElicitation, UrlElicitation, FormProperty, RequestedSchema } from './schema';
+export { TelemetryInterceptor, type TelemetryOptions, type TracerProviderLike, type MeterProviderLike } from './router/pipeline/built-ins/telemetry.interceptor';
+export type { ProtocolEra } from './context/context';
+export type { HealthOptions, ReadinessCheck } from './transport/http/http-options';

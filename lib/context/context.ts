@@ -14,6 +14,12 @@ import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
 import type { ContextKey } from './context-key';
 import type { ElicitResult } from './elicit-result';
 
+/**
+ * The protocol era a request was served in: `session` (2025-03-26 to 2025-11-25: `initialize`, an
+ * `Mcp-Session-Id`) or `stateless` (2026-07-28: each request carries its version in `_meta`).
+ */
+export type ProtocolEra = 'session' | 'stateless';
+
 /** Everything a context is made of; the protocol layer (or a test) supplies it per request. */
 export interface ContextInit {
   readonly requestId?: string | number;
@@ -29,6 +35,12 @@ export interface ContextInit {
   readonly channel?: ClientChannel;
   /** How long `elicit`, `sample` and `listRoots` wait for the client (default 5 minutes). */
   readonly requestTimeoutMs?: number;
+  /** The era the request is served in; `undefined` in-process (`server.handle`). */
+  readonly era?: ProtocolEra;
+  /** The protocol revision the request is served at (the session's, or the request's own in the stateless era). */
+  readonly protocolVersion?: string;
+  /** The request's `params._meta`, as sent (W3C `traceparent`, `progressToken`...). */
+  readonly meta?: Readonly<JsonObject>;
 }
 
 /** Per-call options of `ctx.sample` and `ctx.listRoots`. */
@@ -76,6 +88,12 @@ export class Context {
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly principal: unknown;
+  /** The era the request is served in (`session` or `stateless`); `undefined` in-process. */
+  readonly era: ProtocolEra | undefined;
+  /** The protocol revision the request is served at, e.g. `2025-11-25`; `undefined` in-process. */
+  readonly protocolVersion: string | undefined;
+  /** The request's `params._meta`, as the client sent it (read it, do not change it); `undefined` when it sent none. */
+  readonly meta: Readonly<JsonObject> | undefined;
   private readonly channel: ClientChannel;
   private readonly cancellation: AbortSignal | Cancellation | undefined;
   private logger?: Logger;
@@ -91,6 +109,9 @@ export class Context {
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities ?? {};
     this.principal = init.principal;
+    this.era = init.era;
+    this.protocolVersion = init.protocolVersion;
+    this.meta = init.meta;
     this.channel = init.channel ?? DISCONNECTED_CHANNEL;
     this.progressToken = init.progressToken;
     this.requestTimeoutMs = init.requestTimeoutMs ?? FIVE_MINUTES;

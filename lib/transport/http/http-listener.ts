@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { healthSettings, type HealthSettings } from './health-probes';
 import { HTTP_DEFAULTS, type ListenOptions } from './http-options';
 import { refusals, replyError } from './http-replies';
 import type { StreamableHttpHandler } from './streamable-http.handler';
@@ -11,11 +12,12 @@ export interface HttpListener {
   readonly port: number;
   readonly server: Server;
   /**
-   * Shuts the endpoint down gracefully: new connections are refused at once, a request arriving
-   * on a connection still open gets 503, calls in flight may finish within `shutdownTimeoutMs`
-   * and those left are cancelled and answered with an error, SSE streams end with their events
-   * stored (see `StreamableHttpHandler#close`). Resolves when every connection is closed; calling
-   * it again returns the same promise.
+   * Shuts the endpoint down gracefully: readiness answers 503 at once (and for
+   * `health.drainDelayMs` the endpoint goes on serving as before); then new connections are
+   * refused, a request arriving on a connection still open gets 503, calls in flight may finish
+   * within `shutdownTimeoutMs` and those left are cancelled and answered with an error, SSE
+   * streams end with their events stored (see `StreamableHttpHandler#close`). Resolves when
+   * every connection is closed; calling it again returns the same promise.
    */
   close(): Promise<void>;
 }
@@ -37,12 +39,25 @@ function deadlines(options: ListenOptions): { headersTimeout: number; requestTim
   };
 }
 
-/** Serves the handler on its own `node:http` server, at one path. */
+/**
+ * Serves the handler on its own `node:http` server, at one path, with the liveness and readiness
+ * probes beside it. The probes come before the handler's Host, Origin and authentication checks:
+ * an orchestrator probes with the machine's address as the Host and no credentials.
+ */
 export function listenHttp(handler: StreamableHttpHandler, options: ListenOptions): Promise<HttpListener> {
   const path = options.path ?? '/mcp';
   const host = options.host ?? '127.0.0.1';
+  let draining = false;
+  let health: HealthSettings;
+  try {
+    health = healthSettings(options.health, path, () => draining);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const server = createServer(deadlines(options), (req, res) => {
     const pathname = (req.url ?? '/').split('?')[0];
+    const probe = health.probes.get(pathname);
+    if (probe) return void probe(req, res);
     if (pathname !== path) return replyError(res, 404, refusals.badRequest(`no MCP endpoint at ${pathname}; use ${path}`));
     void handler.handle(req, res);
   });
@@ -57,13 +72,18 @@ export function listenHttp(handler: StreamableHttpHandler, options: ListenOption
         url: `http://${shownHost}:${port}${path}`,
         port,
         server,
-        close: () => (closing ??= shutDown(server, handler)),
+        close: () => {
+          draining = true;
+          return (closing ??= shutDown(server, handler, health.drainDelayMs));
+        },
       });
     });
   });
 }
 
-async function shutDown(server: Server, handler: StreamableHttpHandler): Promise<void> {
+async function shutDown(server: Server, handler: StreamableHttpHandler, drainDelayMs: number): Promise<void> {
+  // Readiness already answers 503: a load balancer that probes it stops sending before we stop serving.
+  if (drainDelayMs > 0) await new Promise((done) => setTimeout(done, drainDelayMs));
   // No new connections from now on; Node also closes the idle kept-alive ones at once.
   const closed = new Promise<void>((done) => server.close(() => done()));
   await handler.close();

@@ -28,6 +28,10 @@ export const HTTP_DEFAULTS = Object.freeze({
   maxStreamsPerSession: 64,
   finishedStreamGraceMs: 30_000,
   undeliveredStreamTtlMs: 5 * 60_000,
+  livenessPath: '/healthz',
+  readinessPath: '/readyz',
+  readinessCheckTimeoutMs: 2_000,
+  drainDelayMs: 0,
 });
 
 export type Authenticate = (request: AuthRequest) => AuthDecision | Promise<AuthDecision>;
@@ -88,6 +92,43 @@ export interface HttpOptions {
   readonly corsAllowHeaders?: readonly string[];
 }
 
+/** One thing readiness needs: `true` when it is there (a store reachable, a cache warm). */
+export type ReadinessCheck = () => boolean | Promise<boolean>;
+
+/**
+ * The probes `listen()` serves beside the MCP endpoint, for an orchestrator or a load balancer.
+ * They answer GET and HEAD with a small JSON body, before the Host and Origin checks and without
+ * the `authenticate` hook: a kubelet or a load balancer probes with the pod's IP as the Host and
+ * no credentials, and the answers say nothing but up or down.
+ *
+ * @example
+ * await server.listen({ port: 3000, host: '0.0.0.0', allowedHosts: ['mcp.example.com'],
+ *   health: { ready: () => redis.isReady, drainDelayMs: 5_000 } });
+ */
+export interface HealthOptions {
+  /** Liveness: 200 `{"status":"ok"}` as long as the process serves HTTP (default `/healthz`). */
+  readonly livenessPath?: string;
+  /**
+   * Readiness (default `/readyz`): 200 `{"status":"ready"}`; 503 `{"status":"draining"}` once
+   * `close()` started, 503 `{"status":"not ready"}` while a check fails.
+   */
+  readonly readinessPath?: string;
+  /**
+   * What readiness needs besides not draining. A check that answers anything but `true`, throws, or
+   * takes longer than `readinessCheckTimeoutMs` makes the server not ready. Checks run on each probe,
+   * at once; probes that arrive while they run share their verdict.
+   */
+  readonly ready?: ReadinessCheck | readonly ReadinessCheck[];
+  /** How long one readiness check may take, in ms (default 2000). */
+  readonly readinessCheckTimeoutMs?: number;
+  /**
+   * On `close()`, how long to go on serving with readiness at 503 before refusing new connections,
+   * in ms (default 0): time for a load balancer to take this instance out before it goes. With 0,
+   * new connections are refused at once, which probes see as not ready.
+   */
+  readonly drainDelayMs?: number;
+}
+
 /**
  * `listen()` settings. Besides the handler's own body deadline, Node drops a connection whose
  * request headers are not in within `headersTimeoutMs`, and one whose whole request (headers and
@@ -100,4 +141,6 @@ export interface ListenOptions extends HttpOptions {
   readonly host?: string;
   /** How long a client may take to send its request headers, in ms (default 10 s). */
   readonly headersTimeoutMs?: number;
+  /** The liveness and readiness probes (default: on, at `/healthz` and `/readyz`); `false`: none. */
+  readonly health?: false | HealthOptions;
 }
