@@ -20,6 +20,7 @@ import { StreamableHttpHandler } from '../transport/http/streamable-http.handler
 import { listenHttp, type HttpListener } from '../transport/http/http-listener';
 import { composeProtocol, type Protocol } from './protocol-composition';
 import type { PhantomServerOptions } from './server-options';
+import { TelemetryInterceptor } from '../router/pipeline/built-ins/telemetry.interceptor';
 
 /**
  * An MCP server built from decorated classes: the composition root. It scans the providers once,
@@ -59,6 +60,8 @@ export class PhantomServer {
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
       resolve: this.resolve,
     });
+    // Outermost: registered before anything `use()` adds, so it times and records all of it.
+    if (options.telemetry) this.use(new TelemetryInterceptor(options.telemetry === true ? {} : options.telemetry));
     this.add(...options.providers);
     if (options.forms?.length) scan({ providers: [], forms: options.forms, resolve: this.resolve });
   }

@@ -4,6 +4,7 @@ import type { Diagnostics, WarningRateLimit } from '../core/diagnostics';
 import type { SessionStore } from '../protocol/seams/session-store';
 import type { SessionBus } from '../protocol/seams/session-bus';
 import type { Visibility } from '../router/visibility';
+import type { TelemetryOptions } from '../router/pipeline/built-ins/telemetry.interceptor';
 import type { CacheHint } from '../metadata/cache-hint';
 import type { Icon } from '../core/wire.types';
 
@@ -43,6 +44,12 @@ export interface PhantomServerOptions {
   readonly warningRateLimit?: WarningRateLimit;
   /** Which tools, prompts and resources a caller may see and use (default: all). */
   readonly visible?: Visibility;
+  /**
+   * OpenTelemetry traces and metrics for every operation (a `TelemetryInterceptor`, outermost,
+   * before anything `use()` adds): `true` for the global providers, or its options. Needs
+   * `@opentelemetry/api` and an SDK the application sets up; without them it costs nothing.
+   */
+  readonly telemetry?: boolean | TelemetryOptions;
   /**
    * Longest resource URI a request may name, in characters (default 8192): `resources/read`,
    * `resources/subscribe`, `resources/unsubscribe` and completion refs; longer ones get -32602.

@@ -337,7 +337,8 @@ export class SessionEngine implements ChannelHost {
   }
 
   private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, signal?: Way['cancellation']): Context {
-    const meta = message.params?._meta as JsonObject | undefined;
+    const sent = message.params?._meta;
+    const meta = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as JsonObject) : undefined;
     const progressToken = meta?.progressToken;
     return new Context({
       requestId: message.id,
@@ -349,6 +350,9 @@ export class SessionEngine implements ChannelHost {
       principal: state.principal,
       channel: new SessionChannel(this, state, exchange),
       requestTimeoutMs: this.requestTimeoutMs,
+      era: 'session',
+      protocolVersion: state.protocolVersion,
+      meta,
     });
   }
 }

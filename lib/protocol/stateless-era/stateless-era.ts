@@ -261,6 +261,9 @@ function contextOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessF
     clientCapabilities: meta.clientCapabilities,
     principal: facts.principal,
     channel,
+    era: 'stateless',
+    protocolVersion: meta.protocolVersion,
+    meta: message.params?._meta as JsonObject,
   });
 }
 

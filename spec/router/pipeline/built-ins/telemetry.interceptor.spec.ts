@@ -14,6 +14,7 @@ import {
 } from '../../../../lib';
 import { connectInMemory } from '../../../integration/support/sdk-clients';
 import { call, meta as statelessMeta } from '../../../integration/support/stateless-client';
+import { LATEST_SESSION_VERSION } from '../../../../lib/protocol/versions';
 
 /** A reader that exports only when asked: the spec collects after its calls. */
 class CollectingReader extends MetricReader {
@@ -366,10 +367,38 @@ describe('TelemetryInterceptor', () => {
           ]);
           expect(calls[0].attributes['mcp.session.id']).to.be.a('string').and.not.equal('');
           expect(calls[0].attributes['jsonrpc.request.id']).to.be.a('string');
+          expect(calls[0].attributes['phantom_mcp.era']).to.equal('session');
+          expect(calls[0].attributes['mcp.protocol.version']).to.equal(LATEST_SESSION_VERSION);
         } finally {
           await client.close();
           await server.close();
         }
+      });
+
+      it('takes the parent from the traceparent the client sent in _meta', async () => {
+        propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+        const { tracerProvider, meterProvider, spans } = sdk();
+        const server = serverWith({ tracerProvider, meterProvider });
+        const client = await connectInMemory(server);
+        try {
+          const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+          await client.callTool({ name: 'notes_write', arguments: { title: 'a' }, _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+          const [call] = spans().filter((span) => span.attributes['mcp.method.name'] === 'tools/call');
+          expect(call.spanContext().traceId).to.equal(traceId);
+        } finally {
+          propagation.disable();
+          await client.close();
+          await server.close();
+        }
+      });
+    });
+
+    context('when the server is made with `telemetry: { ... }`', () => {
+      it('records every operation, outermost, without a use() call', async () => {
+        const { tracerProvider, meterProvider, spans } = sdk();
+        const server = new PhantomServer({ name: 'notes', version: '1.0.0', providers: [Notes], diagnostics: SILENT_DIAGNOSTICS, telemetry: { tracerProvider, meterProvider } });
+        await server.handle('tools/call', callOf('notes_write', { title: 'a' }));
+        expect(spans().map((span) => span.name)).to.deep.equal(['tools/call notes_write']);
       });
     });
   });
