@@ -53,3 +53,12 @@ export type { Visibility, VisibleItem } from './router/visibility';
 export type { CacheHint } from './metadata/cache-hint';
 export { registerSchemaConverter, type SchemaConverter, type ValidationRule, type JsonSchema } from './schema';
 export type { FormElicitation, UrlElicitation, FormProperty, RequestedSchema } from './schema';
+
+export { oauthResourceServer, type OAuthResourceServer, type ResourceChallenges } from './auth/oauth-resource-server';
+export { DEFAULT_ALGORITHMS, RESOURCE_SERVER_DEFAULTS, type OAuthResourceServerOptions } from './auth/resource-server-options';
+export type { IntrospectionOptions } from './auth/token-introspector';
+export { bearerChallenge, type BearerChallenge } from './auth/bearer-challenge';
+export { protectedResourceMetadata, protectedResourceMetadataUrl, type ProtectedResourceMetadata, type ProtectedResourceMetadataInit } from './auth/protected-resource-metadata';
+export { TokenRejectedError, AuthorizationServerUnavailableError } from './auth/token-errors';
+export { scopesFromClaims, type ScopesOf } from './auth/auth-info.mapper';
+export { isAuthInfo, type AuthInfo } from './core/auth-info';
