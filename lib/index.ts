@@ -62,3 +62,7 @@ export { protectedResourceMetadata, protectedResourceMetadataUrl, type Protected
 export { TokenRejectedError, AuthorizationServerUnavailableError } from './auth/token-errors';
 export { scopesFromClaims, type ScopesOf } from './auth/auth-info.mapper';
 export { isAuthInfo, type AuthInfo } from './core/auth-info';
+export { InsufficientScopeError } from './core/errors';
+export { RequireScopes } from './decorators/require-scopes.decorator';
+export { ScopeGuard } from './router/pipeline/built-ins/scope.guard';
+export { scopesVisibility } from './router/visibility';
