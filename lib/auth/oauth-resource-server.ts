@@ -83,9 +83,7 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
   const resourceMetadataUrl = options.resourceMetadataUrl ?? protectedResourceMetadataUrl(resource);
   const scopesOf = options.scopesOf ?? scopesFromClaims;
 
-  const metadata = new RetriedLoad<AuthorizationServerMetadata>(
-    () => discoverAuthorizationServer(http, options.issuer), `the metadata of ${options.issuer}`, retryAfterMs, now, report,
-  );
+  const metadata = new RetriedLoad<AuthorizationServerMetadata>(() => discoverAuthorizationServer(http, options.issuer), `the metadata of ${options.issuer}`, retryAfterMs);
   const jwksUri = options.jwksUri;
   const jwks = new JwksCache(http, async () => jwksUri ?? jwksUriOf(await metadata.get(), options.issuer), {
     cooldownMs: settings.jwksCooldownSec * 1000, maxAgeMs: settings.jwksMaxAgeSec * 1000, retryAfterMs, now,

@@ -2,44 +2,28 @@ import { AuthorizationServerUnavailableError } from './token-errors';
 
 /**
  * A value loaded from the authorization server once (its metadata): concurrent callers share the
- * attempt in flight, and after a failure every caller fails at once, without a request, until
- * `retryAfterMs` has passed; so an outage costs the server one request per interval, not one per
- * client request.
+ * attempt in flight, a success is kept for good, a failure is tried again by the next caller. Its
+ * one caller, the key set, already spaces its attempts out after a failure.
  */
 export class RetriedLoad<T> {
   private loaded?: { readonly value: T };
   private pending?: Promise<T>;
-  private retryAt = -Infinity;
-  private failure?: AuthorizationServerUnavailableError;
 
-  constructor(
-    private readonly load: () => Promise<T>,
-    private readonly what: string,
-    private readonly retryAfterMs: number,
-    private readonly now: () => number,
-    private readonly onFailure: (error: AuthorizationServerUnavailableError) => void,
-  ) {}
+  constructor(private readonly load: () => Promise<T>, private readonly what: string, private readonly retryAfterMs: number) {}
 
   get(): Promise<T> {
     if (this.loaded) return Promise.resolve(this.loaded.value);
-    const now = this.now();
-    if (this.failure && now < this.retryAt) {
-      return Promise.reject(new AuthorizationServerUnavailableError(this.failure.message, this.retryAt - now, { cause: this.failure }));
-    }
-    return (this.pending ??= this.attempt(now));
+    return (this.pending ??= this.attempt());
   }
 
-  private async attempt(startedAt: number): Promise<T> {
+  private async attempt(): Promise<T> {
     try {
       const value = await this.load();
       this.loaded = { value };
       return value;
     } catch (cause) {
-      this.retryAt = startedAt + this.retryAfterMs;
       const detail = cause instanceof Error ? cause.message : String(cause);
-      this.failure = new AuthorizationServerUnavailableError(`${this.what} could not be loaded: ${detail}`, this.retryAfterMs, { cause });
-      this.onFailure(this.failure);
-      throw this.failure;
+      throw new AuthorizationServerUnavailableError(`${this.what} could not be loaded: ${detail}`, this.retryAfterMs, { cause });
     } finally {
       this.pending = undefined;
     }
