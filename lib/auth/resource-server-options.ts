@@ -40,7 +40,7 @@ export interface OAuthResourceServerOptions {
   readonly resourceName?: string;
   /** `resource_documentation` in the metadata. */
   readonly resourceDocumentation?: string;
-  /** Where a token's scopes are read from (default: `scope`, else `scp`). Entra ID app-only tokens carry `roles`: `(claims) => claims.roles`. */
+  /** Where a token's scopes are read from (default: `scope`, else `scp`). Entra ID app-only tokens carry `roles`: `(claims) => (claims.roles as string[] | undefined) ?? []`. */
   readonly scopesOf?: ScopesOf;
   /** Deadline of each request to the authorization server, in ms (default 5000). */
   readonly timeoutMs?: number;
