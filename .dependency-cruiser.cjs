@@ -85,6 +85,20 @@ module.exports = {
       from: { path: folder('decorators') },
       to: { path: ['definitions', 'router', 'results', 'context', 'protocol', 'transport', 'server'].map(folder) },
     },
+    {
+      name: 'auth-is-self-contained',
+      comment: 'The OAuth resource server (lib/auth) verifies tokens and builds challenges: it uses core/ and its own files (and npm modules), never a transport, the protocol or the router, so any host can call it.',
+      severity: 'error',
+      from: { path: folder('auth') },
+      to: { path: '^lib/', pathNot: [folder('auth'), folder('core')] },
+    },
+    {
+      name: 'nothing-below-the-transport-imports-auth',
+      comment: 'Tokens are verified at the edge (the HTTP guards); below it only the principal travels. What the layers below read of it (AuthInfo, the scopes) lives in core/.',
+      severity: 'error',
+      from: { path: ['protocol', 'router', 'definitions', 'schema', 'decorators', 'metadata', 'uri-template', 'results', 'context', 'core'].map(folder) },
+      to: { path: folder('auth') },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

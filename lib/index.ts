@@ -58,3 +58,16 @@ export type { FormElicitation, UrlElicitation, FormProperty, RequestedSchema } f
 export { TelemetryInterceptor, type TelemetryOptions, type TracerProviderLike, type MeterProviderLike } from './router/pipeline/built-ins/telemetry.interceptor';
 export type { ProtocolEra } from './context/context';
 export type { HealthOptions, ReadinessCheck } from './transport/http/http-options';
+
+export { oauthResourceServer, type OAuthResourceServer, type ResourceChallenges } from './auth/oauth-resource-server';
+export { DEFAULT_ALGORITHMS, RESOURCE_SERVER_DEFAULTS, type OAuthResourceServerOptions } from './auth/resource-server-options';
+export type { IntrospectionOptions } from './auth/token-introspector';
+export { bearerChallenge, type BearerChallenge } from './auth/bearer-challenge';
+export { protectedResourceMetadata, protectedResourceMetadataUrl, type ProtectedResourceMetadata, type ProtectedResourceMetadataInit } from './auth/protected-resource-metadata';
+export { TokenRejectedError, AuthorizationServerUnavailableError } from './auth/token-errors';
+export { scopesFromClaims, type ScopesOf } from './auth/auth-info.mapper';
+export { isAuthInfo, type AuthInfo } from './core/auth-info';
+export { InsufficientScopeError } from './core/errors';
+export { RequireScopes } from './decorators/require-scopes.decorator';
+export { ScopeGuard } from './router/pipeline/built-ins/scope.guard';
+export { scopesVisibility } from './router/visibility';

@@ -10,6 +10,7 @@ import { toElicitParams } from '../schema/elicitation.builder';
 import { validateFormContent } from '../schema/form-content.validator';
 import { formFromClass } from '../schema/form-schema.compiler';
 import { Cancellation } from '../core/cancellation';
+import { isAuthInfo, type AuthInfo } from '../core/auth-info';
 import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
 import type { ContextKey } from './context-key';
 import type { ElicitResult } from './elicit-result';
@@ -137,6 +138,20 @@ export class Context {
   /** Whether anything was stored under `key` for this request. */
   has(key: ContextKey<unknown>): boolean {
     return this.values?.has(key) ?? false;
+  }
+
+  /**
+   * Who the caller's verified bearer token speaks for (`oauthResourceServer`): its subject, client,
+   * scopes, issuer, audiences, expiry and claims. `undefined` when the principal is not an
+   * `AuthInfo` (no authentication, or a custom `authenticate` hook's own principal: read
+   * `principal` then).
+   *
+   * @example
+   * @Tool({ description: 'My notes', scopes: ['notes:read'] })
+   * mine(_: unknown, ctx: Context) { return this.notes.ownedBy(ctx.auth!.subject); }
+   */
+  get auth(): AuthInfo | undefined {
+    return isAuthInfo(this.principal) ? this.principal : undefined;
   }
 
   /** Aborted when the client cancels the request or goes away. */

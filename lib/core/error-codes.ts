@@ -12,7 +12,9 @@ export const ErrorCode = Object.freeze({
   TooManyRequests: -32010,
   /**
    * phantom-mcp's own: a guard refused the call (`ForbiddenError`, or a guard that returned
-   * `false`). Session era: a JSON-RPC error; stateless era over HTTP: status 403.
+   * `false`). Session era: a JSON-RPC error; stateless era over HTTP: status 403. Also a call
+   * that needs OAuth scopes the token lacks (`InsufficientScopeError`), with
+   * `data: { requiredScopes, missingScopes }`.
    */
   Forbidden: -32003,
   /**

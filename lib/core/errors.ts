@@ -49,6 +49,29 @@ export class ForbiddenError extends ProtocolError {
 }
 
 /**
+ * A call that needs OAuth scopes the caller's token does not grant (`@RequireScopes`, the `scopes`
+ * option, or a `ScopeGuard`). On the wire -32003 (`ErrorCode.Forbidden`) with
+ * `data: { requiredScopes, missingScopes }`; over HTTP it is meant to become a 403 with
+ * `WWW-Authenticate: Bearer error="insufficient_scope", scope="<requiredScopes>"` (RFC 6750
+ * section 3.1), which tells the client which scopes to ask the authorization server for.
+ */
+export class InsufficientScopeError extends ForbiddenError {
+  override readonly name: string = 'InsufficientScopeError';
+  constructor(
+    /** Every scope the call needs (what a step-up asks for). */
+    readonly requiredScopes: readonly string[],
+    /** Those of them the caller lacks. */
+    readonly missingScopes: readonly string[],
+    target?: string,
+  ) {
+    super(
+      `Insufficient scope: ${target === undefined ? 'this call' : target} needs the scope${requiredScopes.length === 1 ? '' : 's'} ${requiredScopes.join(' ')} (missing: ${missingScopes.join(' ')})`,
+      { requiredScopes: [...requiredScopes], missingScopes: [...missingScopes] },
+    );
+  }
+}
+
+/**
  * Thrown by a guard (or an interceptor) to answer exactly as if the target did not exist: the
  * unknown tool, unknown prompt or resource-not-found error of the era, so the caller cannot tell
  * a hidden target from a missing one. It decides per call: to leave the target out of lists too,

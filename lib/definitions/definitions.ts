@@ -32,6 +32,8 @@ interface Labelled {
   readonly member: string;
   /** `@UseGuards` and `@UseInterceptors` of the class, then of the method, as written (checked). */
   readonly pipeline: PipelineMembersRecord;
+  /** The OAuth scopes a call needs: `@RequireScopes` of the class and the method, then the options' `scopes`, each once. */
+  readonly scopes: readonly string[];
 }
 
 export interface ToolDefinition extends Labelled {

@@ -7,6 +7,7 @@ import type { PromptDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
 import { definedOnly } from '../core/defined-only';
 import { scanPipelineMembers } from './pipeline-members.scanner';
+import { scanScopes } from './scopes.scanner';
 import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 
 export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>): PromptDefinition | undefined {
@@ -26,6 +27,7 @@ export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>
   const completers = compileCompleters(options.complete, args.map((a) => a.name), scope.proto, scope.resolve, completionProblems);
   scope.problems.push(...completionProblems.map((p) => `${label}: ${p}`));
   const pipeline = scanPipelineMembers(scope, propertyKey, label);
+  const scopes = scanScopes(scope, propertyKey, label, options.scopes);
   if (scope.problems.length > problemsBefore) return undefined;
 
   const descriptor: WirePrompt = Object.freeze(definedOnly({
@@ -47,6 +49,7 @@ export function scanPrompt(scope: ScanScope, record: MemberRecord<PromptOptions>
     owner: scope.cls,
     member: propertyKey,
     pipeline,
+    scopes,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }

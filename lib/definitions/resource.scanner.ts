@@ -9,6 +9,7 @@ import type { ResourceDefinition, ResourceLister } from './definitions';
 import { bindInvoker, readHandlerSignature, type HandlerSignature } from './handler-signature';
 import { definedOnly } from '../core/defined-only';
 import { scanPipelineMembers } from './pipeline-members.scanner';
+import { scanScopes } from './scopes.scanner';
 import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 
 export function scanResource(scope: ScanScope, record: MemberRecord<ResourceRecord>): ResourceDefinition | undefined {
@@ -19,7 +20,9 @@ export function scanResource(scope: ScanScope, record: MemberRecord<ResourceReco
   const signature = readHandlerSignature(scope.proto, propertyKey);
   if (signature.problem) scope.problems.push(`${label}: ${signature.problem}`);
   if (!template) return undefined;
-  const served = { label, owner: scope.cls, member: propertyKey, pipeline: scanPipelineMembers(scope, propertyKey, label) };
+  const served = {
+    label, owner: scope.cls, member: propertyKey, pipeline: scanPipelineMembers(scope, propertyKey, label), scopes: scanScopes(scope, propertyKey, label, options.scopes),
+  };
   const definition = template.isTemplate
     ? scanTemplate(scope, record, served, template, signature)
     : scanFixed(scope, record, served, signature);
@@ -27,7 +30,7 @@ export function scanResource(scope: ScanScope, record: MemberRecord<ResourceReco
 }
 
 /** What every definition says about where it is served from. */
-type Served = Pick<ResourceDefinition, 'label' | 'owner' | 'member' | 'pipeline'>;
+type Served = Pick<ResourceDefinition, 'label' | 'owner' | 'member' | 'pipeline' | 'scopes'>;
 
 function scanFixed(scope: ScanScope, record: MemberRecord<ResourceRecord>, served: Served, signature: HandlerSignature): ResourceDefinition {
   const { options, propertyKey } = record;

@@ -6,6 +6,7 @@ import type { ToolDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
 import { definedOnly } from '../core/defined-only';
 import { scanPipelineMembers } from './pipeline-members.scanner';
+import { scanScopes } from './scopes.scanner';
 import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 
 /** Tool names the spec allows: what clients accept and route by. */
@@ -41,6 +42,7 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     ? attempt(scope.problems, `${label}: output ${output.name}`, () => compileOutputCheck(output))
     : undefined;
   const pipeline = scanPipelineMembers(scope, propertyKey, label);
+  const scopes = scanScopes(scope, propertyKey, label, options.scopes);
   if (scope.problems.length > problemsBefore) return undefined;
 
   const descriptor: WireTool = Object.freeze(definedOnly({
@@ -66,6 +68,7 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     owner: scope.cls,
     member: propertyKey,
     pipeline,
+    scopes,
     invoke: bindInvoker(scope.resolve, propertyKey, signature),
   });
 }

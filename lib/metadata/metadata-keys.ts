@@ -13,6 +13,8 @@ export const METADATA_KEYS = Object.freeze({
   guards: 'phantom:guards',
   /** `@UseInterceptors`: on a class or on a method. */
   interceptors: 'phantom:interceptors',
+  /** `@RequireScopes`: on a class (every target it serves) or on a method (that target). */
+  scopes: 'phantom:scopes',
 } as const);
 
 /** TypeScript's own keys, emitted by `emitDecoratorMetadata`. */

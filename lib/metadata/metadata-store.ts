@@ -120,3 +120,24 @@ export function readClassPipelineMembers(key: PipelineKey, ctor: Constructor): r
 export function readMethodPipelineMembers(key: PipelineKey, ctor: Constructor, propertyKey: string): readonly unknown[] {
   return Reflect.getMetadata(key, ctor.prototype, propertyKey) ?? [];
 }
+
+/**
+ * Adds `@RequireScopes` scopes to a class (`propertyKey` undefined) or one of its methods, after
+ * those recorded there before. A method's own list stays its own: a subclass adds to a copy.
+ */
+export function appendScopes(target: object, propertyKey: string | undefined, scopes: readonly string[]): void {
+  const own: readonly string[] = (propertyKey === undefined ? Reflect.getOwnMetadata(METADATA_KEYS.scopes, target) : Reflect.getOwnMetadata(METADATA_KEYS.scopes, target, propertyKey)) ?? [];
+  const list = Object.freeze([...own, ...scopes]);
+  if (propertyKey === undefined) Reflect.defineMetadata(METADATA_KEYS.scopes, list, target);
+  else Reflect.defineMetadata(METADATA_KEYS.scopes, list, target, propertyKey);
+}
+
+/** The `@RequireScopes` scopes of a class: its own, else the nearest ancestor's. */
+export function readClassScopes(ctor: Constructor): readonly unknown[] {
+  return Reflect.getMetadata(METADATA_KEYS.scopes, ctor) ?? [];
+}
+
+/** The `@RequireScopes` scopes of one method: its nearest declaration's. */
+export function readMethodScopes(ctor: Constructor, propertyKey: string): readonly unknown[] {
+  return Reflect.getMetadata(METADATA_KEYS.scopes, ctor.prototype, propertyKey) ?? [];
+}

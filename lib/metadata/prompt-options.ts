@@ -17,4 +17,11 @@ export interface PromptOptions {
   readonly cache?: CacheHint;
   /** Completion of argument values, by argument name. */
   readonly complete?: Readonly<Record<string, CompletionSource>>;
+  /**
+   * OAuth scopes a caller's token must grant to use this prompt (all of them), added to those of
+   * `@RequireScopes` on the class and the method. A call without them is refused with
+   * `InsufficientScopeError` (-32003, `data.requiredScopes`; over HTTP a 403 `insufficient_scope`);
+   * with `visible: scopesVisibility()` the prompt is hidden from such callers instead.
+   */
+  readonly scopes?: readonly string[];
 }

@@ -28,6 +28,13 @@ export interface ResourceOptions {
   readonly cache?: CacheHint;
   /** For a template: completion of its variables, by variable name. */
   readonly complete?: Readonly<Record<string, CompletionSource>>;
+  /**
+   * OAuth scopes a caller's token must grant to use this resource (all of them), added to those of
+   * `@RequireScopes` on the class and the method. A call without them is refused with
+   * `InsufficientScopeError` (-32003, `data.requiredScopes`; over HTTP a 403 `insufficient_scope`);
+   * with `visible: scopesVisibility()` the resource is hidden from such callers instead.
+   */
+  readonly scopes?: readonly string[];
 }
 
 

@@ -45,4 +45,11 @@ export interface ToolOptions {
    * method's return type must be assignable to the DTO (or be a `CallToolResult`, for errors).
    */
   readonly output?: Constructor;
+  /**
+   * OAuth scopes a caller's token must grant to use this tool (all of them), added to those of
+   * `@RequireScopes` on the class and the method. A call without them is refused with
+   * `InsufficientScopeError` (-32003, `data.requiredScopes`; over HTTP a 403 `insufficient_scope`);
+   * with `visible: scopesVisibility()` the tool is hidden from such callers instead.
+   */
+  readonly scopes?: readonly string[];
 }

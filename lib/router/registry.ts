@@ -119,6 +119,15 @@ export class Registry {
   }
 
   /**
+   * Every OAuth scope the served tools, prompts and resources declare, each once, in the order
+   * first declared: what the protected-resource metadata advertises as `scopes_supported`.
+   */
+  declaredScopes(): string[] {
+    const all = [...this.tools.values(), ...this.prompts.values(), ...this.fixed.values(), ...this.templates.values()].flatMap((d) => d.scopes);
+    return [...new Set(all)];
+  }
+
+  /**
    * The caching hint the decorators give a list: the shortest TTL any member asks for, and
    * `private` if any member is private. `undefined` when no member says anything.
    */

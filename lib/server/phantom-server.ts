@@ -93,6 +93,11 @@ export class PhantomServer {
     return this;
   }
 
+  /** Every OAuth scope the decorators declare, once each: the `scopes_supported` of the protected-resource metadata. */
+  declaredScopes(): string[] {
+    return this.registry.declaredScopes();
+  }
+
   removeTool(name: string): boolean {
     return this.registry.removeTool(name);
   }

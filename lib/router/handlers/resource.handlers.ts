@@ -7,7 +7,7 @@ import { normaliseResourceResult } from '../../results/resource-content';
 import { classPipe } from '../pipeline/argument-pipe';
 import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
 import type { TargetSteps } from '../pipeline/operation-pipeline';
-import { visibleResource } from '../visibility';
+import { itemScopes, visibleResource } from '../visibility';
 import { requireUri, type HandlerDeps, type MethodEntry } from './method-handler';
 import { pagedList } from './paged-list';
 
@@ -15,10 +15,10 @@ export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
   const { registry, visible, pipelines } = deps;
   return [
     pagedList(deps, {
-      method: Method.ResourcesList, list: 'resources', resultKey: 'resources', items: (ctx) => listResources(deps, ctx), itemOf: (r) => ({ kind: 'resource', uri: r.uri }),
+      method: Method.ResourcesList, list: 'resources', resultKey: 'resources', items: (ctx) => listResources(deps, ctx), itemOf: (r) => ({ kind: 'resource', uri: r.uri, ...itemScopes(registry.resolveResource(r.uri)?.definition) }),
     }),
     pagedList(deps, {
-      method: Method.ResourcesTemplatesList, list: 'templates', resultKey: 'resourceTemplates', items: () => registry.templateList(), itemOf: (t) => ({ kind: 'template', uriTemplate: t.uriTemplate }),
+      method: Method.ResourcesTemplatesList, list: 'templates', resultKey: 'resourceTemplates', items: () => registry.templateList(), itemOf: (t) => ({ kind: 'template', uriTemplate: t.uriTemplate, ...itemScopes(registry.template(t.uriTemplate)) }),
     }),
     [Method.ResourcesRead, async (params, ctx) => {
       const uri = requireUri(params, 'uri', deps.maxUriLength);

@@ -9,6 +9,7 @@ import { issuePath, type OutputCheck } from '../../schema';
 import { classPipe, schemaPipe } from '../pipeline/argument-pipe';
 import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
 import type { TargetSteps } from '../pipeline/operation-pipeline';
+import { itemScopes } from '../visibility';
 import { pagedList } from './paged-list';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
 
@@ -16,11 +17,11 @@ export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
   const { registry, diagnostics, visible, pipelines } = deps;
   const compile = (tool: ToolDefinition) => toolSteps(tool, diagnostics);
   return [
-    pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: () => registry.toolList(), itemOf: (t) => ({ kind: 'tool', name: t.name }) }),
+    pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: () => registry.toolList(), itemOf: (t) => ({ kind: 'tool', name: t.name, ...itemScopes(registry.tool(t.name)) }) }),
     [Method.ToolsCall, async (params, ctx) => {
       const name = requireString(params, 'name');
       const tool = registry.tool(name);
-      if (!tool || !visible({ kind: 'tool', name }, ctx.principal)) throw TARGET_ERROR_POLICY.tool.unknown(name);
+      if (!tool || !visible({ kind: 'tool', name, ...itemScopes(tool) }, ctx.principal)) throw TARGET_ERROR_POLICY.tool.unknown(name);
       return pipelines.target(tool, compile).run(name, optionalObject(params, 'arguments'), ctx);
     }],
   ];

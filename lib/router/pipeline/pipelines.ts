@@ -1,5 +1,6 @@
 import type { Diagnostics } from '../../core/diagnostics';
 import type { PipelineMembersRecord } from '../../metadata/pipeline-options';
+import { ScopeGuard } from './built-ins/scope.guard';
 import type { OperationKind } from './execution-context';
 import { MethodPipeline, TargetPipeline, type TargetSteps } from './operation-pipeline';
 import type { PipelineMembers } from './pipeline-members';
@@ -21,11 +22,18 @@ export class Pipelines {
     });
   }
 
-  /** The pipeline of `definition`, its steps compiled by `compile` (a function made once, not per call). */
-  target<D extends { readonly pipeline: PipelineMembersRecord }>(definition: D, compile: (definition: D) => TargetSteps): TargetPipeline {
+  /**
+   * The pipeline of `definition`, its steps compiled by `compile` (a function made once, not per
+   * call). The scopes it declares are checked first, before the server's guards and its own: a
+   * caller who may not use the target learns it before a rate limit counts the call, and no guard
+   * of the user's runs for it.
+   */
+  target<D extends { readonly pipeline: PipelineMembersRecord; readonly scopes?: readonly string[] }>(definition: D, compile: (definition: D) => TargetSteps): TargetPipeline {
     let pipeline = this.targets.get(definition);
     if (!pipeline) {
-      pipeline = new TargetPipeline(compile(definition), this.members.guardsFor(definition.pipeline), this.members.interceptorsFor(definition.pipeline), this.diagnostics);
+      const scopes = definition.scopes ?? [];
+      const guards = [...(scopes.length > 0 ? [new ScopeGuard(...scopes)] : []), ...this.members.guardsFor(definition.pipeline)];
+      pipeline = new TargetPipeline(compile(definition), guards, this.members.interceptorsFor(definition.pipeline), this.diagnostics);
       this.targets.set(definition, pipeline);
     }
     return pipeline;
