@@ -1,7 +1,7 @@
 import type { ToolOptions } from '../metadata/tool-options';
 import type { MemberRecord } from '../metadata/metadata-store';
 import type { ToolAnnotations, WireTool } from '../core/wire.types';
-import { argumentClassProblems, compileClassSchema, compileOutputCheck, compileSchemaCheck, type SchemaCheck } from '../schema';
+import { argumentClassProblems, compileClassSchema, compileOutputCheck, compileSchemaCheck, mcpHeaderProblems, type SchemaCheck } from '../schema';
 import type { ToolDefinition } from './definitions';
 import { bindInvoker, readHandlerSignature } from './handler-signature';
 import { definedOnly } from '../core/defined-only';
@@ -36,6 +36,8 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   if (inputClass) report(scope.problems, label, argumentClassProblems(inputClass));
   const inputSchema = options.inputSchema
     ?? (inputClass ? attempt(scope.problems, label, () => compileClassSchema(inputClass)) : EMPTY_OBJECT_SCHEMA);
+  // A client drops a tool whose header annotations break the rules: say so now, not never.
+  if (inputSchema) report(scope.problems, `${label}: tool "${name}"`, mcpHeaderProblems(inputSchema));
   const output = options.output;
   const outputSchema = output ? attempt(scope.problems, label, () => compileClassSchema(output)) : undefined;
   const outputCheck = output && outputSchema

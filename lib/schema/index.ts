@@ -5,6 +5,7 @@ export { compileClassSchema } from './class-schema.compiler';
 export { argumentClassProblems } from './argument-class.checks';
 export { compileSchemaCheck, type SchemaCheck } from './json-schema.validator';
 export { compileOutputCheck, type OutputCheck } from './output-validator';
+export { mcpHeaderProblems } from './mcp-header.checks';
 export { issuePath } from './validation-issues.formatter';
 export { validateArguments, type ValidateArgumentsOptions } from './argument-validator';
 export type {
