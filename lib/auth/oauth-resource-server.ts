@@ -1,7 +1,7 @@
 import { missingScopes, type AuthInfo } from '../core/auth-info';
 import { definedOnly } from '../core/defined-only';
 import { STDERR_DIAGNOSTICS } from '../core/diagnostics';
-import type { AuthDecision, AuthRequest } from './auth-decision';
+import type { AuthDecision, AuthRequest } from '../core/auth-decision';
 import { scopesFromClaims } from './auth-info.mapper';
 import { discoverAuthorizationServer, type AuthorizationServerMetadata } from './authorization-server-discovery';
 import type { AuthorizationServerHttp } from './authorization-server.http';

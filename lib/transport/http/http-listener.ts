@@ -58,7 +58,7 @@ export function listenHttp(handler: StreamableHttpHandler, options: ListenOption
     const pathname = (req.url ?? '/').split('?')[0];
     const probe = health.probes.get(pathname);
     if (probe) return void probe(req, res);
-    if (pathname !== path) return replyError(res, 404, refusals.badRequest(`no MCP endpoint at ${pathname}; use ${path}`));
+    if (pathname !== path && !handler.servesMetadataAt(req.url)) return replyError(res, 404, refusals.badRequest(`no MCP endpoint at ${pathname}; use ${path}`));
     void handler.handle(req, res);
   });
   return new Promise((resolve, reject) => {
