@@ -46,7 +46,8 @@ function closeOnSignals(server: PhantomServer): void {
   process.on('SIGTERM', stop);
 }
 
-function valueOf(argv: readonly string[], flag: string): string | undefined {
+/** The value after `flag` in `argv`, if the flag is there. */
+export function valueOf(argv: readonly string[], flag: string): string | undefined {
   const at = argv.indexOf(flag);
   return at === -1 ? undefined : argv[at + 1];
 }

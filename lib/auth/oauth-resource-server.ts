@@ -68,7 +68,7 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
  *
  * @example
  * const auth = oauthResourceServer({ issuer: 'https://tenant.auth0.com/', audience: 'https://notes.example.com/mcp' });
- * await server.listen({ port: 3000, authenticate: auth.authenticate });
+ * await server.listen({ port: 3000, auth });
  */
 export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthResourceServer {
   checkResourceServerOptions(options);

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { Field, oauthResourceServer, PhantomServer, Tool, ToolError, type Context } from '../../lib';
-import { runSample } from '../run-sample';
+import { runSample, valueOf } from '../run-sample';
 
 export class SlugArgs {
   @Field({ description: 'The note, e.g. welcome' }) @IsString() @MinLength(1) @MaxLength(100) slug!: string;
@@ -51,11 +51,6 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.exit(2);
   }
   await runSample(createServer(), argv, { auth: oauthResourceServer({ issuer, audience }) });
-}
-
-function valueOf(argv: readonly string[], flag: string): string | undefined {
-  const at = argv.indexOf(flag);
-  return at === -1 ? undefined : argv[at + 1];
 }
 
 if (require.main === module) void main();
