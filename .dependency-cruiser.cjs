@@ -93,6 +93,13 @@ module.exports = {
       to: { path: '^lib/', pathNot: [folder('auth'), folder('core')] },
     },
     {
+      name: 'transports-use-auth-through-its-api',
+      comment: 'The HTTP transports take the resource server as a whole (oauthResourceServer: authenticate, metadata, challenges) and build bare challenges; its verifiers, key sets and caches are its own.',
+      severity: 'error',
+      from: { path: folder('transport') },
+      to: { path: folder('auth'), pathNot: ['^lib/auth/oauth-resource-server\\.ts$', '^lib/auth/bearer-challenge\\.ts$'] },
+    },
+    {
       name: 'nothing-below-the-transport-imports-auth',
       comment: 'Tokens are verified at the edge (the HTTP guards); below it only the principal travels. What the layers below read of it (AuthInfo, the scopes) lives in core/.',
       severity: 'error',

@@ -42,7 +42,8 @@ export { StdioTransport, type StdioOptions } from './transport/pipe/stdio.transp
 export { InMemoryTransport } from './transport/pipe/in-memory.transport';
 export type { StreamConnection } from './transport/pipe/stream-connection';
 export { StreamableHttpHandler } from './transport/http/streamable-http.handler';
-export type { HttpOptions, ListenOptions, Authenticate, AuthDecision, AuthRequest } from './transport/http/http-options';
+export type { HttpOptions, ListenOptions } from './transport/http/http-options';
+export type { Authenticate, AuthDecision, AuthRequest } from './core/auth-decision';
 export type { HttpListener } from './transport/http/http-listener';
 export {
   InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,

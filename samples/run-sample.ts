@@ -1,19 +1,20 @@
-import { StdioTransport, type PhantomServer } from '../lib';
+import { StdioTransport, type HttpOptions, type PhantomServer } from '../lib';
 
 /**
  * How every sample starts when run directly: over stdio by default, or over Streamable HTTP with
- * `--http [--port N] [--host H]`. SIGINT and SIGTERM shut it down gracefully on either.
+ * `--http [--port N] [--host H]` (with `http`'s settings, e.g. `auth`). SIGINT and SIGTERM shut it
+ * down gracefully on either.
  *
  * @example
  * node dist/samples/01-hello-tool/main.js                 # stdio, for a desktop client
  * node dist/samples/01-hello-tool/main.js --http --port 3000
  */
-export async function runSample(server: PhantomServer, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+export async function runSample(server: PhantomServer, argv: readonly string[] = process.argv.slice(2), http: HttpOptions = {}): Promise<void> {
   closeOnSignals(server);
   if (argv.includes('--http')) {
     const port = Number(valueOf(argv, '--port') ?? 3000);
     const host = valueOf(argv, '--host') ?? '127.0.0.1';
-    const listener = await server.listen({ port, host });
+    const listener = await server.listen({ ...http, port, host });
     process.stderr.write(`${server.info.name} serving MCP at ${listener.url}\n`);
     return;
   }
@@ -45,7 +46,8 @@ function closeOnSignals(server: PhantomServer): void {
   process.on('SIGTERM', stop);
 }
 
-function valueOf(argv: readonly string[], flag: string): string | undefined {
+/** The value after `flag` in `argv`, if the flag is there. */
+export function valueOf(argv: readonly string[], flag: string): string | undefined {
   const at = argv.indexOf(flag);
   return at === -1 ? undefined : argv[at + 1];
 }

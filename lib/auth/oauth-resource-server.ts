@@ -1,7 +1,7 @@
 import { missingScopes, type AuthInfo } from '../core/auth-info';
 import { definedOnly } from '../core/defined-only';
 import { STDERR_DIAGNOSTICS } from '../core/diagnostics';
-import type { AuthDecision, AuthRequest } from './auth-decision';
+import type { AuthDecision, AuthRequest } from '../core/auth-decision';
 import { scopesFromClaims } from './auth-info.mapper';
 import { discoverAuthorizationServer, type AuthorizationServerMetadata } from './authorization-server-discovery';
 import type { AuthorizationServerHttp } from './authorization-server.http';
@@ -68,7 +68,7 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
  *
  * @example
  * const auth = oauthResourceServer({ issuer: 'https://tenant.auth0.com/', audience: 'https://notes.example.com/mcp' });
- * await server.listen({ port: 3000, authenticate: auth.authenticate });
+ * await server.listen({ port: 3000, auth });
  */
 export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthResourceServer {
   checkResourceServerOptions(options);

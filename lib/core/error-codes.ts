@@ -14,7 +14,8 @@ export const ErrorCode = Object.freeze({
    * phantom-mcp's own: a guard refused the call (`ForbiddenError`, or a guard that returned
    * `false`). Session era: a JSON-RPC error; stateless era over HTTP: status 403. Also a call
    * that needs OAuth scopes the token lacks (`InsufficientScopeError`), with
-   * `data: { requiredScopes, missingScopes }`.
+   * `data: { requiredScopes, missingScopes }`: over HTTP status 403 with an `insufficient_scope`
+   * challenge, in both eras.
    */
   Forbidden: -32003,
   /**

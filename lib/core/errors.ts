@@ -51,9 +51,9 @@ export class ForbiddenError extends ProtocolError {
 /**
  * A call that needs OAuth scopes the caller's token does not grant (`@RequireScopes`, the `scopes`
  * option, or a `ScopeGuard`). On the wire -32003 (`ErrorCode.Forbidden`) with
- * `data: { requiredScopes, missingScopes }`; over HTTP it is meant to become a 403 with
- * `WWW-Authenticate: Bearer error="insufficient_scope", scope="<requiredScopes>"` (RFC 6750
- * section 3.1), which tells the client which scopes to ask the authorization server for.
+ * `data: { requiredScopes, missingScopes }`; over HTTP, in both eras, the request is answered 403
+ * with `WWW-Authenticate: Bearer error="insufficient_scope", scope="<requiredScopes>"` (RFC 6750
+ * section 3.1), which tells the client which scopes to ask the authorization server for (a step-up).
  */
 export class InsufficientScopeError extends ForbiddenError {
   override readonly name: string = 'InsufficientScopeError';
@@ -69,6 +69,17 @@ export class InsufficientScopeError extends ForbiddenError {
       { requiredScopes: [...requiredScopes], missingScopes: [...missingScopes] },
     );
   }
+}
+
+/**
+ * The scopes a refused call needs, when `error` is an `InsufficientScopeError`'s (-32003 with
+ * `data.requiredScopes`): what the HTTP answer's `insufficient_scope` challenge names. Read once,
+ * where the protocol turns an error into a refusal.
+ */
+export function requiredScopesOf(error: { readonly code: number; readonly data?: unknown }): readonly string[] | undefined {
+  if (error.code !== ErrorCode.Forbidden) return undefined;
+  const scopes = (error.data as { requiredScopes?: unknown } | undefined)?.requiredScopes;
+  return Array.isArray(scopes) && scopes.length > 0 && scopes.every((scope) => typeof scope === 'string') ? scopes : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import { toErrorObject, type ErrorObject } from '../core/error-mapper';
 import { classify, failure, success, type Classified, type JsonRpcRequest } from '../core/jsonrpc';
 import { Method, Notification } from '../core/methods';
 import type { Arrival } from './arrival';
-import { ACCEPTED, answer, closing, NOTHING, refused, type DispatchOutcome } from './dispatch-outcome';
+import { ACCEPTED, answer, closing, NOTHING, refused, servedAnswer, type DispatchOutcome } from './dispatch-outcome';
 import { detectEra } from './era';
 import { NO_EXCHANGE, type StandaloneSink } from './exchange';
 import type { PipeBinding } from './pipe-binding';
@@ -174,8 +174,10 @@ export class Dispatcher {
     const way = arrival.open('request', state.id, message.id);
     if (!way) return closing(message.id);
     try {
-      const response = await this.engine.request(state, message, way);
-      return response ? answer(response) : NOTHING;
+      // The principal of this request, not the session's first: a refreshed token (a step-up
+      // with more scopes) is what the scope checks and `ctx.auth` must see.
+      const response = await this.engine.request(state, message, way, arrival.principal);
+      return response ? servedAnswer(response) : NOTHING;
     } catch (error) {
       return answer(failure(message.id, toErrorObject(error, message.method, this.diagnostics)));
     }
@@ -202,7 +204,7 @@ export class Dispatcher {
     const items = classifyBatch(values, this.maxJsonDepth);
     const way = items.some((item) => item.kind === 'request') ? arrival.open('batch', state.id, null) : undefined;
     if (!way && items.some((item) => item.kind === 'request')) return closing(null);
-    const batch = await admitBatch(this.engine, state, items, way?.exchange ?? NO_EXCHANGE, this.diagnostics);
+    const batch = await admitBatch(this.engine, state, items, way?.exchange ?? NO_EXCHANGE, this.diagnostics, arrival.principal);
     way?.admitted?.(batch);
     const responses = await batch.answers;
     if (batch.requests > 0) return responses.length > 0 ? answer(responses) : NOTHING;

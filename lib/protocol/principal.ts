@@ -1,3 +1,4 @@
+import { principalIdentity } from '../core/auth-info';
 import { canonicalJson } from '../core/canonical-json';
 
 /**
@@ -20,10 +21,17 @@ export function isPlainData(value: unknown, depth = 0): boolean {
 }
 
 /**
- * Whether two principals are the same one: both plain data, compared by their canonical JSON form
- * (the one `requestState` binds to), so keys that come back in another order change nothing.
+ * Whether two principals are the same one: their identities (`principalIdentity`: an `AuthInfo`'s
+ * issuer and subject, so a refreshed token of the same subject is the same principal; any other
+ * principal whole), compared by their canonical JSON form (the one `requestState` binds to), so
+ * keys that come back in another order change nothing.
  */
 export function samePrincipal(owner: unknown, caller: unknown): boolean {
   if (owner === caller) return true;
-  return canonicalJson(owner ?? null, 'the principal is') === canonicalJson(caller ?? null, 'the principal is');
+  return identityKey(owner) === identityKey(caller);
+}
+
+/** The canonical JSON form of a principal's identity: what sessions, `requestState`s and per-principal limits compare. */
+function identityKey(principal: unknown): string {
+  return canonicalJson(principalIdentity(principal) ?? null, 'the principal is');
 }

@@ -25,6 +25,8 @@ export type RefusalKind =
   | 'method-not-found'
   /** A guard refused the call. */
   | 'forbidden'
+  /** The call needs OAuth scopes the caller's token lacks (`InsufficientScopeError`): the outcome names them, for a step-up. */
+  | 'insufficient-scope'
   | 'rate-limited'
   /** Stateless era: the request needs a client capability it did not declare. */
   | 'missing-capability'

@@ -147,7 +147,7 @@ export class PhantomServer {
    * Its `close()` drains it gracefully (see Shutting down in the README); `server.close()` closes it too.
    */
   httpHandler(options: HttpOptions = {}): StreamableHttpHandler {
-    return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...options }));
+    return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...options }, () => this.declaredScopes()));
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Diagnostics } from '../core/diagnostics';
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/jsonrpc';
 import type { Registry } from '../router/registry';
 import type { Router } from '../router/router';
-import type { Visibility } from '../router/visibility';
+import { itemScopes, type Visibility } from '../router/visibility';
 import { Dispatcher } from '../protocol/dispatcher';
 import { ServerEvents } from '../protocol/events/server-events';
 import { InProcessSessionBus, type SessionBus } from '../protocol/seams/session-bus';
@@ -64,7 +64,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     // The resolved target's schema for the header check: a tool the caller may not see has none.
     toolInputSchema: (name, principal) => {
       const tool = registry.tool(name);
-      return tool && (visible?.({ kind: 'tool', name }, principal) ?? true) ? tool.descriptor.inputSchema : undefined;
+      return tool && (visible?.({ kind: 'tool', name, ...itemScopes(tool) }, principal) ?? true) ? tool.descriptor.inputSchema : undefined;
     },
     listeners: events.listeners,
     resourceUpdated: (uri) => events.resourceUpdated(uri),

@@ -5,7 +5,7 @@ import { base64url, decodeJwt } from 'jose';
 import {
   oauthResourceServer, PhantomError, SILENT_DIAGNOSTICS, type OAuthResourceServer, type OAuthResourceServerOptions,
 } from '../../lib';
-import type { AuthDecision } from '../../lib/auth/auth-decision';
+import type { AuthDecision } from '../../lib/core/auth-decision';
 import { AS_CLIENTS, AuthorizationServerFixture } from '../support/authorization-server.fixture';
 
 const RESOURCE = 'http://127.0.0.1:3000/mcp';

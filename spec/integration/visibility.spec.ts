@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsString } from 'class-validator';
 import { PassThrough } from 'node:stream';
-import { Field, PhantomServer, Prompt, Resource, SILENT_DIAGNOSTICS, StdioTransport, Tool, userText, type HttpListener, type Visibility } from '../../lib';
+import { Field, PhantomServer, Prompt, Resource, scopesVisibility, SILENT_DIAGNOSTICS, StdioTransport, Tool, userText, type HttpListener, type Visibility } from '../../lib';
 import { call, meta } from './support/stateless-client';
 
 class RegionArgs {
@@ -12,6 +12,9 @@ class RegionArgs {
 class Catalogue {
   @Tool({ description: 'Visible to admins only', name: 'admin_route' })
   adminRoute(args: RegionArgs) { return args.region; }
+
+  @Tool({ description: 'Needs a scope', name: 'admin_scoped_route', scopes: ['routes:admin'] })
+  scopedRoute(args: RegionArgs) { return args.region; }
 
   @Tool({ description: 'Visible to everyone' })
   hello() { return 'hello'; }
@@ -54,6 +57,15 @@ describe('the visibility rule (PhantomServer option visible)', () => {
         expect(hidden.body.error).to.deep.equal({ code: -32602, message: 'Unknown tool: admin_route' });
         expect(missing.body.error).to.deep.equal({ code: -32602, message: 'Unknown tool: no_such_tool' });
         expect(hidden.status).to.equal(missing.status);
+      });
+    });
+
+    context('when scopesVisibility() hides a scoped tool from a caller without its scope, and the call lacks its headers', () => {
+      it('answers exactly as for a tool that does not exist: the header checks do not reveal it', async () => {
+        const url = await serve(scopesVisibility());
+        const hidden = await call(url, 'tools/call', { _meta: meta(), name: 'admin_scoped_route', arguments: { region: 'eu' } });
+        expect(hidden.body.error).to.deep.equal({ code: -32602, message: 'Unknown tool: admin_scoped_route' });
+        expect(hidden.status).to.equal(200);
       });
     });
 

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { isPlainData, samePrincipal } from '../../lib/protocol/principal';
 
+/** Two tokens of one subject: what changes when a token is refreshed (expiry, id, scopes) is not who it speaks for. */
+const tokenOf = (subject: string, jti: string, scopes: string[], issuer = 'https://as.example.com') => ({
+  subject, scopes, issuer, audience: ['https://mcp.example.com/mcp'], expiresAt: 1_900_000_000 + jti.length, claims: { sub: subject, jti },
+});
+
 describe('principal', () => {
   describe('isPlainData', () => {
     context('when the value is JSON-like data', () => {
@@ -47,6 +52,19 @@ describe('principal', () => {
         expect(samePrincipal({ sub: 'ada' }, undefined)).to.equal(false);
         expect(samePrincipal(undefined, { sub: 'eve' })).to.equal(false);
         expect(samePrincipal({ roles: ['a', 'b'] }, { roles: ['b', 'a'] })).to.equal(false);
+      });
+    });
+
+    context('when both are AuthInfos of one issuer and subject (a refreshed token)', () => {
+      it('says they are the same, whatever their expiry, token id, scopes and claims', () => {
+        expect(samePrincipal(tokenOf('ada', 'a', ['notes:read']), tokenOf('ada', 'bb', ['notes:read', 'notes:write']))).to.equal(true);
+      });
+    });
+
+    context('when they are AuthInfos of another subject, or of another issuer', () => {
+      it('says they are not', () => {
+        expect(samePrincipal(tokenOf('ada', 'a', []), tokenOf('eve', 'a', []))).to.equal(false);
+        expect(samePrincipal(tokenOf('ada', 'a', []), tokenOf('ada', 'a', [], 'https://other.example.com'))).to.equal(false);
       });
     });
 

@@ -23,6 +23,13 @@ describe('RequestStateCodec', () => {
     expect(codec.open(state, { ...binding, principal: { roles: ['dev'], user: 'ada' } })).to.deep.equal({ k: 1 });
   });
 
+  it('binds to an AuthInfo\'s issuer and subject: a refreshed token of the subject continues, another subject\'s does not', () => {
+    const token = (sub: string, jti: string) => ({ subject: sub, scopes: [], issuer: 'https://as.example.com', audience: ['r'], expiresAt: jti.length, claims: { sub, jti } });
+    const state = codec.seal({ ...binding, principal: token('ada', 'first') }, { k: 1 });
+    expect(codec.open(state, { ...binding, principal: token('ada', 'refreshed') })).to.deep.equal({ k: 1 });
+    invalid(() => codec.open(state, { ...binding, principal: token('eve', 'first') }));
+  });
+
   it('rejects a tampered state', () => {
     const state = codec.seal(binding, { k: 1 });
     invalid(() => codec.open(`${state}-TAMPERED`, binding));

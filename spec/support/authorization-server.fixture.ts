@@ -19,7 +19,7 @@ export const AS_CLIENTS = Object.freeze({
 });
 
 /** Scopes any token may be granted. */
-export const AS_SCOPES = 'notes:read notes:write';
+export const AS_SCOPES = 'notes:read notes:write notes:admin';
 
 export interface TokenRequest {
   /** The resource indicator: the token's audience. */

@@ -47,7 +47,7 @@ interface Slot {
  * Admits the elements of a batch of a session in order: notifications and responses at once,
  * requests started concurrently on `exchange`. Resolves once admitted, so the caller can keep
  * later messages behind it; `answers` settles when every request has its response (a cancelled
- * one has none).
+ * one has none). `principal` is who sent the batch (its requests see it, not the session's first).
  */
 export async function admitBatch(
   engine: SessionEngine,
@@ -55,6 +55,7 @@ export async function admitBatch(
   items: readonly Classified[],
   exchange: Exchange,
   diagnostics: Diagnostics,
+  principal: unknown = state.principal,
 ): Promise<AdmittedBatch> {
   const errors: JsonRpcResponse[] = [];
   const slots: Slot[] = [];
@@ -68,7 +69,7 @@ export async function admitBatch(
       const { message } = item;
       const slot: Slot = { id: message.id, cancellation: new Cancellation() };
       slots.push(slot);
-      running.push(engine.request(state, message, { exchange, cancellation: slot.cancellation })
+      running.push(engine.request(state, message, { exchange, cancellation: slot.cancellation }, principal)
         .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, diagnostics)))
         .then((response) => { slot.answer = response ?? null; return response; }));
     }

@@ -156,12 +156,13 @@ export class SessionEngine implements ChannelHost {
   /**
    * Answers one request of an initialised session; `undefined` when it was cancelled (no answer is
    * sent). The way's cancellation is the transport's (closing): it is the handler's `ctx.signal`,
-   * and `notifications/cancelled` cancels it too.
+   * and `notifications/cancelled` cancels it too. `principal` is who sent this request (the
+   * session's owner, by identity): its current token's scopes and claims are what the call sees.
    */
-  async request(state: SessionState, message: JsonRpcRequest, way: Way): Promise<JsonRpcResponse | undefined> {
+  async request(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown = state.principal): Promise<JsonRpcResponse | undefined> {
     this.hold(state.id);
     try {
-      return await this.answer(state, message, way);
+      return await this.answer(state, message, way, principal);
     } finally {
       // The idle clock starts when the last request ends, not when it began (a running request
       // keeps its session from expiring), and every request counts: a ping too.
@@ -169,12 +170,12 @@ export class SessionEngine implements ChannelHost {
     }
   }
 
-  private async answer(state: SessionState, message: JsonRpcRequest, way: Way): Promise<JsonRpcResponse | undefined> {
+  private async answer(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown): Promise<JsonRpcResponse | undefined> {
     if (message.method === Method.Initialize) {
       return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
     }
     const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
-    if (lifecycle) return this.runLifecycle(state, message, lifecycle, way.exchange);
+    if (lifecycle) return this.runLifecycle(state, message, lifecycle, way.exchange, principal);
     if (!this.router.handles(message.method)) {
       return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
     }
@@ -185,7 +186,7 @@ export class SessionEngine implements ChannelHost {
     const { cancellation } = way;
     this.running.start(state.id, message.id, cancellation);
     try {
-      const ctx = this.contextFor(state, message, way.exchange, cancellation);
+      const ctx = this.contextFor(state, message, way.exchange, principal, cancellation);
       const outcome = await this.router.handle(message.method, message.params, ctx);
       if (cancellation.aborted) return undefined;
       return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
@@ -326,8 +327,8 @@ export class SessionEngine implements ChannelHost {
   }
 
   /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
-  private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange): Promise<JsonRpcResponse> {
-    const outcome = await this.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange), async (params) => {
+  private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange, principal: unknown): Promise<JsonRpcResponse> {
+    const outcome = await this.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange, principal), async (params) => {
       const { result, change } = await lifecycle.handle(params, state, this.lifecycle);
       // A session that ended meanwhile stays ended: an update never brings it back.
       if (change) await this.store.update(state.id, change);
@@ -336,7 +337,7 @@ export class SessionEngine implements ChannelHost {
     return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
   }
 
-  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, signal?: Way['cancellation']): Context {
+  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, principal: unknown, signal?: Way['cancellation']): Context {
     const sent = message.params?._meta;
     const meta = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as JsonObject) : undefined;
     const progressToken = meta?.progressToken;
@@ -347,7 +348,7 @@ export class SessionEngine implements ChannelHost {
       progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
       clientInfo: state.clientInfo,
       clientCapabilities: state.clientCapabilities,
-      principal: state.principal,
+      principal,
       channel: new SessionChannel(this, state, exchange),
       requestTimeoutMs: this.requestTimeoutMs,
       era: 'session',

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { TokenSigner } from '../../core/token-signer';
+import { principalIdentity } from '../../core/auth-info';
 import { canonicalJson } from '../../core/canonical-json';
 import { ProtocolError } from '../../core/errors';
 import type { JsonObject } from '../../core/wire.types';
 
-/** What a `requestState` is bound to: the request it continues and who sent it. */
+/** What a `requestState` is bound to: the request it continues and who sent it (by identity: a refreshed token of the same subject may continue it). */
 export interface StateBinding {
   readonly method: string;
   readonly params: JsonObject;
@@ -38,7 +39,7 @@ export class RequestStateCodec {
   }
 
   seal(binding: StateBinding, responses: JsonObject, now = Date.now()): string {
-    const payload: Payload = { m: binding.method, d: paramsDigest(binding.params), p: digest(binding.principal ?? null), e: now + this.ttlMs, r: responses };
+    const payload: Payload = { m: binding.method, d: paramsDigest(binding.params), p: digest(principalIdentity(binding.principal) ?? null), e: now + this.ttlMs, r: responses };
     return this.signer.seal(JSON.stringify(payload));
   }
 
@@ -55,7 +56,7 @@ export class RequestStateCodec {
     }
     if (payload.e < now) throw rejected('requestState has expired');
     if (payload.m !== binding.method || payload.d !== paramsDigest(binding.params)) throw rejected('requestState belongs to another request');
-    if (payload.p !== digest(binding.principal ?? null)) throw rejected('requestState belongs to another principal');
+    if (payload.p !== digest(principalIdentity(binding.principal) ?? null)) throw rejected('requestState belongs to another principal');
     return payload.r;
   }
 }

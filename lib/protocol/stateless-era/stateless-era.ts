@@ -4,7 +4,7 @@ import type { Exchange } from '../exchange';
 import type { SubscriptionHub, ListenFilter } from '../events/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';
-import { ProtocolError } from '../../core/errors';
+import { ProtocolError, requiredScopesOf } from '../../core/errors';
 import { isServerClosing } from '../../core/shutdown';
 import { failure, notification, success, type JsonRpcRequest } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
@@ -12,7 +12,7 @@ import { serverCapabilities, type FeatureCounts } from '../capabilities';
 import type { JsonObject } from '../../core/wire.types';
 import type { OperationInfo, Router } from '../../router/router';
 import type { ClientChannel } from '../../context/client-channel';
-import { answer, NOTHING, refused, type DispatchOutcome } from '../dispatch-outcome';
+import { answer, NOTHING, refused, scopeRefused, type DispatchOutcome } from '../dispatch-outcome';
 import { REFUSAL_OF_CODE, type RefusalKind } from '../refusal';
 import type { ServerIdentity } from '../server-identity';
 import { InputChannel } from './input-channel';
@@ -269,10 +269,12 @@ function contextOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessF
 
 /**
  * An error raised while serving: refused as such when the revision names it (a missing capability,
- * unknown or hidden methods) or the pipeline refused the call (a guard, the rate limit); any
- * other is an ordinary answer.
+ * unknown or hidden methods) or the pipeline refused the call (a guard, the rate limit; a scope
+ * guard's refusal as `insufficient-scope`, naming the scopes); any other is an ordinary answer.
  */
 function servedError(message: JsonRpcRequest, error: ErrorObject): DispatchOutcome {
+  const requiredScopes = requiredScopesOf(error);
+  if (requiredScopes) return scopeRefused(failure(message.id, error), requiredScopes);
   const refusal: RefusalKind | undefined = REFUSAL_OF_CODE.get(error.code);
   return refusal === undefined ? answer(failure(message.id, eraError(error))) : refused(refusal, message.id, eraError(error));
 }

@@ -16,7 +16,8 @@ export interface HttpCall {
 
 /** The way back the handler opened for a POSTed request: how its answer, or its lack of one, goes out. */
 export interface HttpWay extends BatchWay, HttpCall {
-  respond(response: JsonRpcResponse | JsonRpcBatchResponse, status: number): void;
+  /** Sends the answer; `status` and `headers` (a challenge) apply while nothing has been streamed yet. */
+  respond(response: JsonRpcResponse | JsonRpcBatchResponse, status: number, headers?: Readonly<Record<string, string>>): void;
   /** The request was cancelled: no answer, and the exchange ends. */
   abandon(): void;
 }
@@ -28,8 +29,8 @@ export class PostedCall implements HttpWay {
 
   constructor(readonly res: ServerResponse, readonly exchange: PostExchange, private readonly id: RequestId) {}
 
-  respond(response: JsonRpcResponse | JsonRpcBatchResponse): void {
-    this.exchange.respond(response as JsonRpcResponse);
+  respond(response: JsonRpcResponse | JsonRpcBatchResponse, status = 200, headers?: Readonly<Record<string, string>>): void {
+    this.exchange.respond(response as JsonRpcResponse, status, headers);
   }
 
   abandon(): void {

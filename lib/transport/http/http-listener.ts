@@ -42,7 +42,8 @@ function deadlines(options: ListenOptions): { headersTimeout: number; requestTim
 /**
  * Serves the handler on its own `node:http` server, at one path, with the liveness and readiness
  * probes beside it. The probes come before the handler's Host, Origin and authentication checks:
- * an orchestrator probes with the machine's address as the Host and no credentials.
+ * an orchestrator probes with the machine's address as the Host and no credentials. With `auth`,
+ * the protected-resource metadata's paths go to the handler too, which answers them before its checks.
  */
 export function listenHttp(handler: StreamableHttpHandler, options: ListenOptions): Promise<HttpListener> {
   const path = options.path ?? '/mcp';
@@ -58,7 +59,7 @@ export function listenHttp(handler: StreamableHttpHandler, options: ListenOption
     const pathname = (req.url ?? '/').split('?')[0];
     const probe = health.probes.get(pathname);
     if (probe) return void probe(req, res);
-    if (pathname !== path) return replyError(res, 404, refusals.badRequest(`no MCP endpoint at ${pathname}; use ${path}`));
+    if (pathname !== path && !handler.servesMetadataAt(req.url)) return replyError(res, 404, refusals.badRequest(`no MCP endpoint at ${pathname}; use ${path}`));
     void handler.handle(req, res);
   });
   return new Promise((resolve, reject) => {

@@ -1,23 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { Authenticate } from '../../core/auth-decision';
+import type { OAuthResourceServer } from '../../auth/oauth-resource-server';
 import type { EventStore } from '../../protocol/seams/event-store';
-
-/** What the authentication hook sees of each HTTP request. */
-export interface AuthRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: IncomingHttpHeaders;
-}
-
-/**
- * The hook's verdict: let the request in (with a principal the handler sees as `ctx.principal`),
- * or refuse it with 401 (and a `WWW-Authenticate` challenge) or 403. The principal must be plain
- * data (JSON values: e.g. `{ sub: 'user-42', roles: ['admin'] }`): sessions and `requestState`s
- * are bound to it by value. Anything else is refused with 500.
- */
-export type AuthDecision =
-  | { readonly allow: true; readonly principal?: unknown }
-  | { readonly allow: false; readonly status: 401; readonly wwwAuthenticate: string; readonly message?: string }
-  | { readonly allow: false; readonly status: 403; readonly message?: string };
 
 /** The documented defaults of the limits below. */
 export const HTTP_DEFAULTS = Object.freeze({
@@ -33,8 +16,6 @@ export const HTTP_DEFAULTS = Object.freeze({
   readinessCheckTimeoutMs: 2_000,
   drainDelayMs: 0,
 });
-
-export type Authenticate = (request: AuthRequest) => AuthDecision | Promise<AuthDecision>;
 
 /**
  * Streamable HTTP settings. The defaults are safe for a server on the developer's machine:
@@ -81,8 +62,24 @@ export interface HttpOptions {
   readonly finishedStreamGraceMs?: number;
   /** How long an SSE stream that ended while its client was away stays resumable, in ms (default 5 minutes). */
   readonly undeliveredStreamTtlMs?: number;
-  /** Sees every request's headers first. */
+  /**
+   * A custom authentication hook (API keys, a scheme of your own): it sees every request's headers
+   * first and decides. For OAuth bearer tokens use `auth`; setting both is a start-up error
+   * (`PhantomError` `http_auth_conflict`): one endpoint has one way in.
+   */
   readonly authenticate?: Authenticate;
+  /**
+   * The endpoint is an OAuth 2.1 resource server: pass what `oauthResourceServer(...)` returns.
+   * Every request's bearer token is verified first (401, 403 or 503 otherwise); the
+   * protected-resource metadata (RFC 9728) is served, without authentication, at the path of
+   * `auth.resourceMetadataUrl` and at `/.well-known/oauth-protected-resource`, listing the
+   * scopes the decorators declare; a call that lacks a scope gets 403 `insufficient_scope` naming
+   * them, in both eras.
+   *
+   * @example
+   * await server.listen({ port: 3000, auth: oauthResourceServer({ issuer: 'https://sso.example.com/realms/notes', audience: 'http://127.0.0.1:3000/mcp' }) });
+   */
+  readonly auth?: OAuthResourceServer;
   /**
    * How long `close()` lets requests being answered finish, in ms, before it cancels them and
    * answers each with an error (default: the server's `shutdownTimeoutMs`, 10 s).

@@ -31,8 +31,11 @@ export class PostExchange implements Exchange {
     this.upgrade().send(message);
   }
 
-  /** Sends the final response and ends the exchange. */
-  respond(response: JsonRpcResponse): void {
+  /**
+   * Sends the final response and ends the exchange: on the stream once there is one, else as JSON
+   * with `status` and `headers` (a refused call: 403 with its challenge).
+   */
+  respond(response: JsonRpcResponse, status = 200, headers?: Readonly<Record<string, string>>): void {
     if (this.responded) return;
     this.responded = true;
     if (this.stream) {
@@ -41,7 +44,7 @@ export class PostExchange implements Exchange {
       return;
     }
     if (this.res.destroyed) return;
-    writeJson(this.res, 200, this.streams.responseHeaders, JSON.stringify(response));
+    writeJson(this.res, status, headers === undefined ? this.streams.responseHeaders : { ...this.streams.responseHeaders, ...headers }, JSON.stringify(response));
   }
 
   /** Sends the responses of a batch (protocol 2025-03-26): one JSON array, or each on the stream. */

@@ -14,6 +14,8 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalKind, number>> = Object.free
   'header-mismatch': 400,
   'method-not-found': 404,
   'forbidden': 403,
+  // RFC 6750 section 3.1, and the MCP authorization spec's step-up: with a challenge naming the scopes.
+  'insufficient-scope': 403,
   'rate-limited': 429,
   'missing-capability': 400,
   'too-many-sessions': 503,

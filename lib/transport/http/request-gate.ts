@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Diagnostics } from '../../core/diagnostics';
 import type { ErrorObject } from '../../core/error-mapper';
 import { isPlainData } from '../../protocol/principal';
-import type { AuthDecision, HttpOptions } from './http-options';
+import type { Authenticate, AuthDecision } from '../../core/auth-decision';
+import { PhantomError } from '../../core/errors';
+import type { HttpOptions } from './http-options';
 import { INTERNAL_ERROR, refusals, replyError, replyStatus } from './http-replies';
 import { header, hostAllowed, originAllowed, repeatedHeader } from './request-guards';
 
@@ -37,7 +39,7 @@ export class GuardAnswer {
   }
 }
 
-export type GuardOptions = Pick<HttpOptions, 'allowedHosts' | 'allowedOrigins' | 'corsAllowHeaders' | 'authenticate'>;
+export type GuardOptions = Pick<HttpOptions, 'allowedHosts' | 'allowedOrigins' | 'corsAllowHeaders' | 'authenticate' | 'auth'>;
 
 /**
  * Everything checked before a request reaches its verb, in order: no repeated routing header, an
@@ -48,10 +50,15 @@ export type GuardOptions = Pick<HttpOptions, 'allowedHosts' | 'allowedOrigins' |
 export class RequestGate<V> {
   private readonly allowMethods: string;
   private readonly allowHeaders: string;
+  private readonly hook: Authenticate | undefined;
 
   constructor(private readonly verbs: ReadonlyMap<string, V>, private readonly options: GuardOptions, private readonly diagnostics: Diagnostics) {
     this.allowMethods = [...verbs.keys(), 'OPTIONS'].join(', ');
     this.allowHeaders = [...BASE_ALLOW_HEADERS, ...(options.corsAllowHeaders ?? [])].join(', ');
+    if (options.auth && options.authenticate) {
+      throw new PhantomError('http_auth_conflict', 'HTTP options: set either auth (an OAuth resource server) or authenticate (a hook of your own), not both');
+    }
+    this.hook = options.auth ? options.auth.authenticate : options.authenticate;
   }
 
   check(req: IncomingMessage): RequestContext<V> | GuardAnswer | Promise<RequestContext<V> | GuardAnswer> {
@@ -74,12 +81,7 @@ export class RequestGate<V> {
   }
 
   private decide(req: IncomingMessage, verb: V, cors: Readonly<Record<string, string>>, decision: AuthDecision): RequestContext<V> | GuardAnswer {
-    if (!decision.allow) {
-      if (decision.status === 401) {
-        return new GuardAnswer(401, { ...cors, 'www-authenticate': decision.wwwAuthenticate }, refusals.unauthorized(decision.message ?? 'authentication required'));
-      }
-      return new GuardAnswer(decision.status, cors, refusals.forbidden(decision.message ?? 'access denied'));
-    }
+    if (!decision.allow) return refusalOf(decision, cors);
     if (decision.principal !== undefined && !isPlainData(decision.principal)) {
       this.diagnostics.error('the authenticate hook returned a principal that is not plain data (JSON values only); refusing the request');
       return new GuardAnswer(500, cors, INTERNAL_ERROR);
@@ -93,8 +95,8 @@ export class RequestGate<V> {
   }
 
   private authenticate(req: IncomingMessage): AuthDecision | Promise<AuthDecision> {
-    if (!this.options.authenticate) return ALLOW_ANYONE;
-    return this.options.authenticate({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    if (!this.hook) return ALLOW_ANYONE;
+    return this.hook({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
   }
 
   private corsHeaders(req: IncomingMessage): Readonly<Record<string, string>> {
@@ -107,4 +109,17 @@ export class RequestGate<V> {
       vary: 'origin',
     };
   }
+}
+
+type Refusal = Extract<AuthDecision, { allow: false }>;
+
+/** What each refusal of the hook is answered with: its status, its challenge, and its JSON-RPC error. */
+const REFUSALS: { readonly [S in Refusal['status']]: (decision: Extract<Refusal, { status: S }>, cors: Readonly<Record<string, string>>) => GuardAnswer } = {
+  401: (decision, cors) => new GuardAnswer(401, { ...cors, 'www-authenticate': decision.wwwAuthenticate }, refusals.unauthorized(decision.message ?? 'authentication required')),
+  403: (decision, cors) => new GuardAnswer(403, decision.wwwAuthenticate === undefined ? cors : { ...cors, 'www-authenticate': decision.wwwAuthenticate }, refusals.forbidden(decision.message ?? 'access denied')),
+  503: (decision, cors) => new GuardAnswer(503, { ...cors, 'retry-after': String(decision.retryAfterSec) }, refusals.serviceUnavailable(decision.message ?? 'the credentials cannot be checked now; retry later')),
+};
+
+function refusalOf(decision: Refusal, cors: Readonly<Record<string, string>>): GuardAnswer {
+  return (REFUSALS[decision.status] as (decision: Refusal, cors: Readonly<Record<string, string>>) => GuardAnswer)(decision, cors);
 }

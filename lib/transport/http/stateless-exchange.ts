@@ -51,8 +51,8 @@ export class StatelessExchange implements Exchange, HttpWay {
     this.finish(200, failure(this.id, error));
   }
 
-  respond(response: JsonRpcResponse | JsonRpcBatchResponse, status: number): void {
-    this.finish(status, response as JsonRpcResponse);
+  respond(response: JsonRpcResponse | JsonRpcBatchResponse, status: number, headers?: Readonly<Record<string, string>>): void {
+    this.finish(status, response as JsonRpcResponse, headers);
   }
 
   /** Cancelled, or a listen stream the client left: no response. */
@@ -60,7 +60,7 @@ export class StatelessExchange implements Exchange, HttpWay {
     this.finish(200);
   }
 
-  finish(status: number, response?: JsonRpcResponse): void {
+  finish(status: number, response?: JsonRpcResponse, headers?: Readonly<Record<string, string>>): void {
     if (this.done) return;
     this.done = true;
     if (this.res.destroyed) return;
@@ -74,6 +74,6 @@ export class StatelessExchange implements Exchange, HttpWay {
       this.res.end();
       return;
     }
-    writeJson(this.res, status, this.headers, JSON.stringify(response));
+    writeJson(this.res, status, headers === undefined ? this.headers : { ...this.headers, ...headers }, JSON.stringify(response));
   }
 }

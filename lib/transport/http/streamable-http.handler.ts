@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bearerChallenge } from '../../auth/bearer-challenge';
 import type { Dispatcher } from '../../protocol/dispatcher';
 import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
 import { parseJson, PARSE_ERROR } from '../../core/jsonrpc';
@@ -11,6 +12,7 @@ import { InMemoryEventStore } from '../../protocol/seams/event-store';
 import { HTTP_DEFAULTS, type HttpOptions } from './http-options';
 import { INTERNAL_ERROR, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
 import { PostArrival, type PostHost } from './post-arrival';
+import { ProtectedResourceEndpoint } from './protected-resource.endpoint';
 import { refusalHeaders, statusOf } from './refusal-statuses';
 import { accepts, isJsonContent } from './request-guards';
 import { GuardAnswer, RequestGate, SESSION_HEADER, type RequestContext } from './request-gate';
@@ -20,10 +22,15 @@ import { StreamRegistry } from './stream-registry';
 
 type Verb = (req: IncomingMessage, res: ServerResponse, context: RequestContext<Verb>, parsedBody: unknown) => Promise<void>;
 
+/** The `WWW-Authenticate` of a call refused for want of `scopes`. */
+type ScopeChallenge = (scopes: readonly string[]) => string;
+
 /**
  * Streamable HTTP (MCP 2025-03-26 and later, session era) as a plain `(req, res)` handler: mount
  * it in `node:http`, Express, Fastify or Nest. One handler serves many sessions. Behind a body
- * parser it takes the body from `req.body` or from its third argument.
+ * parser it takes the body from `req.body` or from its third argument. With the `auth` option it
+ * also answers the protected-resource metadata at its well-known paths (`servesMetadataAt`): a host
+ * routes those paths to `handle` as well.
  *
  * @example
  * const handler = server.httpHandler();
@@ -38,9 +45,17 @@ export class StreamableHttpHandler implements PostHost {
   private readonly calls = new RunningCalls<HttpCall>();
   private readonly listens = new RunningCalls<HttpWay>();
   private readonly shutdownTimeoutMs: number;
+  private readonly metadata?: ProtectedResourceEndpoint;
+  private readonly scopeChallenge: ScopeChallenge;
   private closing?: Promise<void>;
 
-  constructor(private readonly core: Dispatcher, options: HttpOptions = {}) {
+  /** `declaredScopes`: the scopes the decorators declare now, listed in the protected-resource metadata. */
+  constructor(private readonly core: Dispatcher, options: HttpOptions = {}, declaredScopes: () => readonly string[] = () => []) {
+    const { auth } = options;
+    this.metadata = auth && new ProtectedResourceEndpoint(auth, declaredScopes);
+    // Without `auth` there is no metadata to point to, and the scheme is the hook's: the bare
+    // RFC 6750 challenge still names the scopes to ask for.
+    this.scopeChallenge = auth ? (scopes) => auth.challenges.insufficientScope(scopes) : (scopes) => bearerChallenge({ error: 'insufficient_scope', scopes });
     this.streams = new StreamRegistry(options.eventStore ?? new InMemoryEventStore(), {
       retryMs: options.retryMs ?? HTTP_DEFAULTS.retryMs,
       maxStreamsPerSession: options.maxStreamsPerSession ?? HTTP_DEFAULTS.maxStreamsPerSession,
@@ -71,6 +86,8 @@ export class StreamableHttpHandler implements PostHost {
    * without it, the handler uses `req.body` when a parser read the stream, else reads it itself.
    */
   readonly handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
+    // Public, and read before the client has a token: ahead of every check.
+    if (this.metadata?.serves(req.url)) return this.metadata.answer(req, res);
     // Once closing, a client should not send its next request on this connection.
     if (this.closing) res.setHeader('connection', 'close');
     let context: RequestContext<Verb> | undefined;
@@ -136,7 +153,16 @@ export class StreamableHttpHandler implements PostHost {
     } finally {
       arrival.release();
     }
-    answer(res, outcome, arrival, cors);
+    answer(res, outcome, arrival, cors, this.scopeChallenge);
+  }
+
+  /**
+   * Whether `url` is one of the protected-resource metadata's paths, which `handle` answers
+   * besides the endpoint (with the `auth` option: the path of `auth.resourceMetadataUrl`, and
+   * `/.well-known/oauth-protected-resource`).
+   */
+  servesMetadataAt(url: string | undefined): boolean {
+    return this.metadata?.serves(url) ?? false;
   }
 
   get accepting(): boolean {
@@ -169,7 +195,7 @@ export class StreamableHttpHandler implements PostHost {
  * Writes what became of a POST: through the way the dispatcher opened (JSON or SSE), or as plain
  * JSON with the status of its refusal kind; 202 when there is nothing to answer.
  */
-function answer(res: ServerResponse, outcome: DispatchOutcome, arrival: PostArrival, cors: Record<string, string>): void {
+function answer(res: ServerResponse, outcome: DispatchOutcome, arrival: PostArrival, cors: Record<string, string>, scopeChallenge: ScopeChallenge): void {
   if (outcome.kind === 'nothing') return arrival.way?.abandon();
   const sessionId = outcome.sessionId ?? arrival.sessionId;
   const headers = sessionId === undefined ? cors : { ...cors, [SESSION_HEADER]: sessionId };
@@ -178,7 +204,9 @@ function answer(res: ServerResponse, outcome: DispatchOutcome, arrival: PostArri
     return replyJson(res, statusOf(outcome.refusal), cors, JSON.stringify(outcome.response));
   }
   const status = statusOf(outcome.refusal);
-  if (arrival.way) return arrival.way.respond(outcome.response, status);
+  // A call that lacks scopes: 403 with the challenge naming them, in either era (the spec's step-up).
+  const challenge = outcome.requiredScopes === undefined ? undefined : { 'www-authenticate': scopeChallenge(outcome.requiredScopes) };
+  if (arrival.way) return arrival.way.respond(outcome.response, status, challenge);
   // Refused before a session was found or made: no session header, unless the message is the session's own.
   replyJson(res, status, refusalHeaders(outcome.refusal, outcome.sessionId === undefined ? cors : headers), JSON.stringify(outcome.response));
 }

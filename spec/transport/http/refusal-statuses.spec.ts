@@ -13,6 +13,7 @@ const EXPECTED = {
   'header-mismatch': 400,
   'method-not-found': 404,
   'forbidden': 403,
+  'insufficient-scope': 403,
   'rate-limited': 429,
   'missing-capability': 400,
   'too-many-sessions': 503,

@@ -1,3 +1,4 @@
+import { principalIdentity } from '../../../core/auth-info';
 import { canonicalJson } from '../../../core/canonical-json';
 import { ErrorCode } from '../../../core/error-codes';
 import { PhantomError, ProtocolError } from '../../../core/errors';
@@ -16,7 +17,8 @@ export interface RateLimitOptions {
    * Whom a bucket belongs to (default `'session'`):
    * - `'session'`: each session (`ctx.sessionId`); a request without one (the stateless era,
    *   in-process calls) counts against its principal, as with `'principal'`;
-   * - `'principal'`: each principal the authentication hook attached (compared by value), across
+   * - `'principal'`: each principal the authentication hook attached (compared by value; an
+   *   `AuthInfo` by issuer and subject, so every token of one subject shares a bucket), across
    *   its sessions; without authentication every caller is the same principal;
    * - a function of the call, returning the key.
    */
@@ -37,7 +39,7 @@ const KEY_OF = Object.freeze({
 });
 
 function principalKey(call: ExecutionContext): string {
-  return `principal ${canonicalJson(call.context.principal ?? null, 'the principal')}`;
+  return `principal ${canonicalJson(principalIdentity(call.context.principal) ?? null, 'the principal')}`;
 }
 
 const skipPing = (call: ExecutionContext) => call.method === Method.Ping;

@@ -58,6 +58,16 @@ describe('RateLimitGuard', () => {
       });
     });
 
+    context('per principal, with AuthInfo principals', () => {
+      it('shares one bucket between the tokens of a subject (a refreshed token is no new bucket)', () => {
+        const guard = new RateLimitGuard({ burst: 1, per: 'principal', now: clock });
+        const token = (sub: string, jti: string) => ({ subject: sub, scopes: [], issuer: 'https://as.example.com', audience: ['r'], expiresAt: jti.length, claims: { sub, jti } });
+        expect(guard.canActivate(callOf(new Context({ principal: token('ada', 'first') })))).to.equal(true);
+        expect(guard.canActivate(callOf(new Context({ principal: token('eve', 'first') })))).to.equal(true);
+        expect(refusal(guard, callOf(new Context({ principal: token('ada', 'refreshed') })))).to.include({ code: -32029 });
+      });
+    });
+
     context('per a key of the application', () => {
       it('uses the key the function gives', () => {
         const guard = new RateLimitGuard({ burst: 1, per: (call) => String(call.target), now: clock });
