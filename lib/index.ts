@@ -44,6 +44,7 @@ export type { StreamConnection } from './transport/pipe/stream-connection';
 export { StreamableHttpHandler } from './transport/http/streamable-http.handler';
 export type { HttpOptions, ListenOptions, Authenticate, AuthDecision, AuthRequest } from './transport/http/http-options';
 export type { HttpListener } from './transport/http/http-listener';
+export type { FetchHandler } from './transport/fetch/fetch-handler';
 export {
   InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,
 } from './protocol/seams/event-store';
