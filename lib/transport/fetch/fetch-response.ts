@@ -54,7 +54,7 @@ export class FetchResponse implements HttpResponseLike {
 
   flushHeaders(): void {
     this.headersSent = true;
-    this.stream();
+    if (!this.destroyed) this.stream();
   }
 
   write(chunk: string): boolean {
@@ -84,8 +84,9 @@ export class FetchResponse implements HttpResponseLike {
   }
 
   /**
-   * Called when the transport is done with the request: one it never answered (its client left
-   * before anything was written) still needs a `Response` for the host; no one reads it.
+   * Called when the transport is done with the request. One it never answered (its client left, or
+   * its body broke off, before anything was written: Node would answer nothing) still needs a
+   * `Response` for the host.
    */
   unanswered(): void {
     if (!this.answered) this.answer(null, 400);
@@ -119,6 +120,8 @@ export class FetchResponse implements HttpResponseLike {
     } catch {
       // Already closed by the cancellation itself.
     }
+    // The host is not kept waiting while a session-era call goes on without its client; no one reads this.
+    this.unanswered();
     this.emitClose();
   }
 

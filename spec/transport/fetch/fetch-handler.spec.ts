@@ -125,6 +125,25 @@ describe('FetchHandler', () => {
       expect(await events.next()).to.deep.equal({ jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text', text: 'done' }] } });
     });
 
+    context('when the client aborts the request before anything was written', () => {
+      it('settles with a Response at once, while the call goes on (a session-era call outlives its connection)', async () => {
+        held = new Gate();
+        const session = await openSession();
+        const controller = new AbortController();
+        const request = new Request(ENDPOINT, {
+          method: 'POST',
+          signal: controller.signal,
+          headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, 'mcp-session-id': session },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'quiet' } }),
+        });
+        const response = mcp(request);
+        await held.entered;
+        controller.abort();
+        expect(await response).to.be.instanceOf(Response);
+        held.open();
+      });
+    });
+
     it('answers notifications and responses with 202', async () => {
       const session = await openSession();
       expect((await mcp(postRequest({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } }, { 'mcp-session-id': session }))).status).to.equal(202);
