@@ -4,22 +4,13 @@ import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AddressInfo } from 'node:net';
-import { Context, SILENT_DIAGNOSTICS, Tool, type PhantomServer } from '../../lib';
+import { SILENT_DIAGNOSTICS, type PhantomServer } from '../../lib';
 import { Gate } from '../support/gate';
+import { Held } from './support/held.fixture';
 import { Everything, everythingServer } from './support/everything.fixture';
 import { connectHttp } from './support/sdk-clients';
 import { call, meta, VERSION } from './support/stateless-client';
 import { MCP_ACCEPT, post } from './support/raw-http';
-
-let held = new Gate();
-
-class Held {
-  @Tool({ description: 'Runs until the spec opens its gate or the request is cancelled' })
-  async held(_args: object, ctx: Context) {
-    await Promise.race([held.pass(ctx.signal), held.aborted]);
-    return 'done';
-  }
-}
 
 describe('FetchHandler', () => {
   context('when mounted in a Hono app on @hono/node-server', () => {
@@ -67,7 +58,7 @@ describe('FetchHandler', () => {
     });
 
     it('cancels a stateless-era call whose client closes the connection', async () => {
-      held = new Gate();
+      Held.gate = new Gate();
       const controller = new AbortController();
       const sent = fetch(url, {
         method: 'POST',
@@ -75,10 +66,10 @@ describe('FetchHandler', () => {
         headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'held' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'held', _meta: meta() } }),
       });
-      await held.entered;
+      await Held.gate.entered;
       controller.abort();
       await sent.catch(() => undefined);
-      expect(await held.aborted).to.equal('the client closed the response stream');
+      expect(await Held.gate.aborted).to.equal('the client closed the response stream');
     });
 
     it('answers a body past maxBodyBytes with 413', async () => {

@@ -1,29 +1,13 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { Context, SILENT_DIAGNOSTICS, Tool, type FetchHandler, type HttpListener, type PhantomServer } from '../../../lib';
+import { SILENT_DIAGNOSTICS, type FetchHandler, type HttpListener, type PhantomServer } from '../../../lib';
 import { Gate } from '../../support/gate';
 import { Everything, Extra, everythingServer } from '../../integration/support/everything.fixture';
+import { Held } from '../../integration/support/held.fixture';
 import { INITIALIZE, MCP_ACCEPT, sseIds, sseMessages } from '../../integration/support/raw-http';
 import { meta, VERSION } from '../../integration/support/stateless-client';
 
 const ENDPOINT = 'http://localhost/mcp';
-let held = new Gate();
-
-class Held {
-  @Tool({ description: 'Reports progress once, then runs until the spec opens its gate or the request is cancelled' })
-  async held(_args: object, ctx: Context) {
-    await ctx.progress(1, 2, 'started');
-    await Promise.race([held.pass(ctx.signal), held.aborted]);
-    return 'done';
-  }
-
-  @Tool({ description: 'Runs until the spec opens its gate or the request is cancelled, sending nothing first' })
-  async quiet(_args: object, ctx: Context) {
-    await Promise.race([held.pass(ctx.signal), held.aborted]);
-    return 'done';
-  }
-}
-
 interface Reply { status: number; headers: Headers; text: string; json: any }
 
 async function replyOf(response: Response): Promise<Reply> {
@@ -115,32 +99,32 @@ describe('FetchHandler', () => {
     });
 
     it('returns the Response once the stream starts, and writes events into it as they happen', async () => {
-      held = new Gate();
+      Held.gate = new Gate();
       const session = await openSession();
-      const response = await mcp(postRequest({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'held', _meta: { progressToken: 'h' } } }, { 'mcp-session-id': session }));
+      const response = await mcp(postRequest({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'heldAfterProgress', _meta: { progressToken: 'h' } } }, { 'mcp-session-id': session }));
       expect(response.headers.get('content-type')).to.equal('text/event-stream');
       const events = sseReader(response);
       expect((await events.next()).params).to.include({ progressToken: 'h', progress: 1 });
-      held.open();
+      Held.gate.open();
       expect(await events.next()).to.deep.equal({ jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text', text: 'done' }] } });
     });
 
     context('when the client aborts the request before anything was written', () => {
       it('settles with a Response at once, while the call goes on (a session-era call outlives its connection)', async () => {
-        held = new Gate();
+        Held.gate = new Gate();
         const session = await openSession();
         const controller = new AbortController();
         const request = new Request(ENDPOINT, {
           method: 'POST',
           signal: controller.signal,
           headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, 'mcp-session-id': session },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'quiet' } }),
+          body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'held' } }),
         });
         const response = mcp(request);
-        await held.entered;
+        await Held.gate.entered;
         controller.abort();
         expect(await response).to.be.instanceOf(Response);
-        held.open();
+        Held.gate.open();
       });
     });
 
@@ -160,23 +144,23 @@ describe('FetchHandler', () => {
 
     context('when the client cancels the body of a streaming answer', () => {
       it('cancels the call, as a closed connection does on Node', async () => {
-        held = new Gate();
-        const response = await mcp(statelessCall('held', {}, { progressToken: 'c' }));
+        Held.gate = new Gate();
+        const response = await mcp(statelessCall('heldAfterProgress', {}, { progressToken: 'c' }));
         const events = sseReader(response);
         expect((await events.next()).params).to.include({ progress: 1 });
         await events.reader.cancel();
-        expect(await held.aborted).to.equal('the client closed the response stream');
+        expect(await Held.gate.aborted).to.equal('the client closed the response stream');
       });
     });
 
     context('when the client aborts the request before anything was written', () => {
       it('cancels the call and still settles with a Response', async () => {
-        held = new Gate();
+        Held.gate = new Gate();
         const controller = new AbortController();
-        const response = mcp(statelessCall('quiet', {}, {}, controller.signal));
-        await held.entered;
+        const response = mcp(statelessCall('held', {}, {}, controller.signal));
+        await Held.gate.entered;
         controller.abort();
-        expect(await held.aborted).to.equal('the client closed the response stream');
+        expect(await Held.gate.aborted).to.equal('the client closed the response stream');
         expect(await response).to.be.instanceOf(Response);
       });
     });
@@ -320,15 +304,15 @@ describe('FetchHandler', () => {
 
   describe('#close', () => {
     it('lets a call in flight finish, then answers new requests with 503', async () => {
-      held = new Gate();
+      Held.gate = new Gate();
       const closing = everythingServer({ diagnostics: SILENT_DIAGNOSTICS, providers: [Everything, Held] });
       const handler = closing.fetchHandler();
-      const running = handler(statelessCall('quiet'));
-      await held.entered;
+      const running = handler(statelessCall('held'));
+      await Held.gate.entered;
       const closed = handler.close();
       const refused = await replyOf(await handler(statelessCall('echo', { text: 'late' })));
       expect(refused.status).to.equal(503);
-      held.open();
+      Held.gate.open();
       expect((await replyOf(await running)).json.result.content).to.deep.equal([{ type: 'text', text: 'done' }]);
       await closed;
       await closing.close();
