@@ -86,6 +86,20 @@ module.exports = {
       to: { path: ['definitions', 'router', 'results', 'context', 'protocol', 'transport', 'server'].map(folder) },
     },
     {
+      name: 'fetch-adapter-only-adapts',
+      comment: 'The web-standard handler (transport/fetch) is an adapter over the one HTTP transport: it uses transport/http and core/ only, so no HTTP decision is made a second time there.',
+      severity: 'error',
+      from: { path: folder('transport/fetch') },
+      to: { path: '^lib/', pathNot: [folder('transport/fetch'), folder('transport/http'), folder('core')] },
+    },
+    {
+      name: 'http-knows-no-host-adapter',
+      comment: 'The HTTP transport is written against HttpRequestLike and HttpResponseLike: it never imports an adapter built on it.',
+      severity: 'error',
+      from: { path: folder('transport/http') },
+      to: { path: folder('transport/fetch') },
+    },
+    {
       name: 'auth-is-self-contained',
       comment: 'The OAuth resource server (lib/auth) verifies tokens and builds challenges: it uses core/ and its own files (and npm modules), never a transport, the protocol or the router, so any host can call it.',
       severity: 'error',

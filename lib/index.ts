@@ -45,6 +45,7 @@ export { StreamableHttpHandler } from './transport/http/streamable-http.handler'
 export type { HttpOptions, ListenOptions } from './transport/http/http-options';
 export type { Authenticate, AuthDecision, AuthRequest } from './core/auth-decision';
 export type { HttpListener } from './transport/http/http-listener';
+export type { FetchHandler } from './transport/fetch/fetch-handler';
 export {
   InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,
 } from './protocol/seams/event-store';

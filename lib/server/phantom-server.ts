@@ -18,6 +18,7 @@ import { StreamConnection } from '../transport/pipe/stream-connection';
 import type { HttpOptions, ListenOptions } from '../transport/http/http-options';
 import { StreamableHttpHandler } from '../transport/http/streamable-http.handler';
 import { listenHttp, type HttpListener } from '../transport/http/http-listener';
+import { fetchHandlerOf, type FetchHandler } from '../transport/fetch/fetch-handler';
 import { composeProtocol, type Protocol } from './protocol-composition';
 import type { PhantomServerOptions } from './server-options';
 import { TelemetryInterceptor } from '../router/pipeline/built-ins/telemetry.interceptor';
@@ -148,6 +149,20 @@ export class PhantomServer {
    */
   httpHandler(options: HttpOptions = {}): StreamableHttpHandler {
     return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...options }, () => this.declaredScopes()));
+  }
+
+  /**
+   * A web-standard `(request: Request) => Promise<Response>` handler for Streamable HTTP, to
+   * serve from Hono, Bun, Deno, Cloudflare Workers or a Next.js route handler: the same guards,
+   * eras, statuses and options as `httpHandler()`, SSE answers as streamed bodies. Its `close()`
+   * drains it gracefully; `server.close()` closes it too.
+   *
+   * @example
+   * const mcp = server.fetchHandler();
+   * Bun.serve({ port: 3000, fetch: (request) => mcp(request) });
+   */
+  fetchHandler(options: HttpOptions = {}): FetchHandler {
+    return fetchHandlerOf(this.httpHandler(options));
   }
 
   /**

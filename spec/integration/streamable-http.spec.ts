@@ -1,21 +1,12 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Context, SILENT_DIAGNOSTICS, Tool, type HttpListener, type PhantomServer } from '../../lib';
+import { SILENT_DIAGNOSTICS, type HttpListener, type PhantomServer } from '../../lib';
 import { Gate } from '../support/gate';
+import { Held } from './support/held.fixture';
 import { Everything, everythingServer } from './support/everything.fixture';
 import { connectHttp } from './support/sdk-clients';
 import { INITIALIZE, MCP_ACCEPT, openSession, post, send, sseIds, sseMessages } from './support/raw-http';
-
-let held = new Gate();
-
-class Held {
-  @Tool({ description: 'Runs until the spec opens its gate or the request is cancelled' })
-  async held(_args: object, ctx: Context) {
-    await Promise.race([held.pass(ctx.signal), held.aborted]);
-    return 'done';
-  }
-}
 
 describe('Streamable HTTP', () => {
   let server: PhantomServer;
@@ -92,10 +83,10 @@ describe('Streamable HTTP', () => {
 
     context('when the client cancels a request while it runs', () => {
       it('ends the request\'s event stream with no response in it (200, not a 204)', async () => {
-        held = new Gate();
+        Held.gate = new Gate();
         const session = await openSession(url);
         const running = post(url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'held' } }, { 'mcp-session-id': session });
-        await held.entered;
+        await Held.gate.entered;
         await post(url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } }, { 'mcp-session-id': session });
         const reply = await running;
         expect(reply.status).to.equal(200);

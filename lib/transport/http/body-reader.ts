@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http';
 import { isRequestId, type RequestId } from '../../core/jsonrpc';
+import type { HttpRequestLike } from './http-like.types';
 
 export type BodyFailure = 'too_large' | 'aborted' | 'timeout' | 'consumed' | 'unreadable';
 
@@ -16,6 +16,36 @@ export interface BodyLimits {
 }
 
 /**
+ * A request whose body is still on a node stream (an `IncomingMessage`), perhaps next to what a
+ * host framework's body parser left on `body`.
+ */
+export interface StreamBodyRequest extends HttpRequestLike {
+  readonly body?: unknown;
+  readonly readableEnded: boolean;
+  readonly readableDidRead: boolean;
+  readonly destroyed: boolean;
+  readonly complete: boolean;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end' | 'error' | 'close', listener: () => void): unknown;
+  removeAllListeners(event: 'data'): unknown;
+  resume(): unknown;
+}
+
+/** A request that reads its own body within the limits, with the same outcomes: the fetch adapter's view of a web `Request`. */
+export interface SelfReadingRequest extends HttpRequestLike {
+  readText(limits: BodyLimits): Promise<BodyOutcome>;
+}
+
+/** A request the handler can take a POST body from. */
+export type BodyRequest = StreamBodyRequest | SelfReadingRequest;
+
+/** A declared Content-Length past the limit: refused before a byte is read. */
+export function declaredTooLarge(req: HttpRequestLike, maxBytes: number): boolean {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) && declared > maxBytes;
+}
+
+/**
  * A POST body as JSON text, wherever it is: handed in by the caller, left on `req.body` by a host
  * framework's body parser, or still on the stream. Every source ends as text so that one path
  * (size, parse, depth, classification) checks them all alike.
@@ -24,17 +54,21 @@ export interface BodyLimits {
  * (a `req.body` next to them is a placeholder: Express 4 sets `{}` for types it skips); once
  * someone has read them, `req.body` is all there is, and waiting for more would last for ever.
  */
-export function readBody(req: IncomingMessage, supplied: unknown, limits: BodyLimits): BodyOutcome | Promise<BodyOutcome> {
+export function readBody(req: BodyRequest, supplied: unknown, limits: BodyLimits): BodyOutcome | Promise<BodyOutcome> {
   if (isBody(supplied)) return textOf(supplied, limits.maxBytes);
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limits.maxBytes) {
+  if (isSelfReading(req)) return req.readText(limits);
+  if (declaredTooLarge(req, limits.maxBytes)) {
     req.resume();
     return { ok: false, reason: 'too_large' };
   }
   if (!req.readableEnded && !req.readableDidRead) return req.destroyed ? { ok: false, reason: 'aborted' } : readStream(req, limits);
-  const parsed = (req as IncomingMessage & { body?: unknown }).body;
+  const parsed = req.body;
   if (isBody(parsed)) return textOf(parsed, limits.maxBytes);
   return { ok: false, reason: req.complete ? 'consumed' : 'aborted' };
+}
+
+function isSelfReading(req: BodyRequest): req is SelfReadingRequest {
+  return typeof (req as Partial<SelfReadingRequest>).readText === 'function';
 }
 
 /**
@@ -78,7 +112,7 @@ function stringified(value: unknown): string | undefined {
 }
 
 /** Reads the stream up to `maxBytes`; past it, stops keeping bytes and reports `too_large`. */
-function readStream(req: IncomingMessage, { maxBytes, timeoutMs }: BodyLimits): Promise<BodyOutcome> {
+function readStream(req: StreamBodyRequest, { maxBytes, timeoutMs }: BodyLimits): Promise<BodyOutcome> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseLike } from './http-like.types';
 import { Cancellation } from '../../core/cancellation';
 import type { ErrorObject } from '../../core/error-mapper';
 import { failure, type JsonRpcBatchResponse, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
@@ -9,7 +9,7 @@ import type { PostExchange } from './post-exchange';
 /** A request the HTTP handler is answering, as closing sees it. */
 export interface HttpCall {
   /** The response it will be answered on (closing asks for `Connection: close` while it can). */
-  readonly res: ServerResponse;
+  readonly res: HttpResponseLike;
   /** Cancels its handler with `reason` (`ctx.signal`) and answers it with `error` now; its own answer, later, is dropped. */
   giveUp(reason: Error, error: ErrorObject): void;
 }
@@ -27,7 +27,7 @@ export class PostedCall implements HttpWay {
   /** The request's cancellation, owned here so that closing can cancel it. */
   readonly cancellation = new Cancellation();
 
-  constructor(readonly res: ServerResponse, readonly exchange: PostExchange, private readonly id: RequestId) {}
+  constructor(readonly res: HttpResponseLike, readonly exchange: PostExchange, private readonly id: RequestId) {}
 
   respond(response: JsonRpcResponse | JsonRpcBatchResponse, status = 200, headers?: Readonly<Record<string, string>>): void {
     this.exchange.respond(response as JsonRpcResponse, status, headers);
@@ -53,7 +53,7 @@ export class BatchCall implements HttpWay {
   private batch?: AdmittedBatch;
   private pending?: { readonly reason: Error; readonly error: ErrorObject };
 
-  constructor(readonly res: ServerResponse, readonly exchange: PostExchange) {}
+  constructor(readonly res: HttpResponseLike, readonly exchange: PostExchange) {}
 
   admitted(batch: AdmittedBatch): void {
     this.batch = batch;

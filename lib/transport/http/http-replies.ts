@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseLike } from './http-like.types';
 import { ErrorCode } from '../../core/error-codes';
 import { failure, type RequestId } from '../../core/jsonrpc';
 import type { ErrorObject } from '../../core/error-mapper';
@@ -16,7 +16,7 @@ export const HttpError = Object.freeze({
  * Writes a JSON body with its headers as one flat list: the hot path of every plain answer, so no
  * header object is built per response.
  */
-export function writeJson(res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: string): void {
+export function writeJson(res: HttpResponseLike, status: number, headers: Readonly<Record<string, string>>, body: string): void {
   const flat: string[] = ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))];
   for (const name in headers) flat.push(name, headers[name]);
   res.writeHead(status, flat);
@@ -24,7 +24,7 @@ export function writeJson(res: ServerResponse, status: number, headers: Readonly
 }
 
 export function replyError(
-  res: ServerResponse,
+  res: HttpResponseLike,
   status: number,
   error: ErrorObject,
   headers: Readonly<Record<string, string>> = {},
@@ -37,7 +37,7 @@ export function replyError(
   writeJson(res, status, headers, JSON.stringify(failure(id, error)));
 }
 
-export function replyStatus(res: ServerResponse, status: number, headers: Readonly<Record<string, string>> = {}): void {
+export function replyStatus(res: HttpResponseLike, status: number, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -78,13 +78,13 @@ const BODY_REFUSALS: Readonly<Record<Exclude<BodyFailure, 'aborted'>, (limits: B
   unreadable: () => ({ status: 400, error: refusals.unreadableBody(), close: false }),
 });
 
-export function refuseBody(res: ServerResponse, failure: BodyFailure, limits: BodyLimits, headers: Readonly<Record<string, string>>, id: RequestId | null = null): void {
+export function refuseBody(res: HttpResponseLike, failure: BodyFailure, limits: BodyLimits, headers: Readonly<Record<string, string>>, id: RequestId | null = null): void {
   if (failure === 'aborted') return;
   const { status, error, close } = BODY_REFUSALS[failure](limits);
   replyError(res, status, error, close ? { ...headers, connection: 'close' } : headers, id);
 }
 
 /** A request that came once closing had started: 503, and the client should not reuse the connection. */
-export function refuseClosing(res: ServerResponse, headers: Readonly<Record<string, string>>, id: RequestId | null): void {
+export function refuseClosing(res: HttpResponseLike, headers: Readonly<Record<string, string>>, id: RequestId | null): void {
   replyError(res, statusOf('server-closing'), SHUTDOWN_ERRORS.refused, refusalHeaders('server-closing', headers), id);
 }

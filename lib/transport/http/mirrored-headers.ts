@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequestLike } from './http-like.types';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';
 import type { JsonRpcRequest } from '../../core/jsonrpc';
@@ -44,7 +44,7 @@ function sameValue(headerValue: string, bodyValue: unknown): boolean {
  * of the tool a `tools/call` names, resolved by the protocol layer (none for a tool the caller may
  * not see: its schema says nothing).
  */
-export function checkMirroredHeaders(req: IncomingMessage, message: JsonRpcRequest, meta: RequestMeta, toolInputSchema: JsonObject | undefined): ErrorObject | undefined {
+export function checkMirroredHeaders(req: HttpRequestLike, message: JsonRpcRequest, meta: RequestMeta, toolInputSchema: JsonObject | undefined): ErrorObject | undefined {
   const version = header(req, 'mcp-protocol-version');
   if (version === undefined) return mismatch('MCP-Protocol-Version header is required');
   if (version.trim() !== meta.protocolVersion) return mismatch(`MCP-Protocol-Version "${version}" does not match _meta "${meta.protocolVersion}"`);
@@ -64,7 +64,7 @@ export function checkMirroredHeaders(req: IncomingMessage, message: JsonRpcReque
   return checkParamHeaders(req, toolInputSchema, (params.arguments ?? {}) as JsonObject);
 }
 
-function checkParamHeaders(req: IncomingMessage, schema: JsonObject | undefined, args: JsonObject): ErrorObject | undefined {
+function checkParamHeaders(req: HttpRequestLike, schema: JsonObject | undefined, args: JsonObject): ErrorObject | undefined {
   const properties = (schema?.properties ?? {}) as Record<string, JsonObject>;
   for (const [property, propertySchema] of Object.entries(properties)) {
     const suffix = propertySchema['x-mcp-header'];

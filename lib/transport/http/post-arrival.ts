@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
 import type { RequestId, JsonRpcRequest } from '../../core/jsonrpc';
 import type { ErrorObject } from '../../core/error-mapper';
 import type { JsonObject } from '../../core/wire.types';
@@ -32,8 +32,8 @@ export class PostArrival implements Arrival {
 
   constructor(
     private readonly host: PostHost,
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
+    private readonly req: HttpRequestLike,
+    private readonly res: HttpResponseLike,
     readonly principal: unknown,
     private readonly cors: Readonly<Record<string, string>>,
     readonly sessionId: string | undefined,

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseLike } from './http-like.types';
 import type { Exchange } from '../../protocol/exchange';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../core/jsonrpc';
 import { writeJson } from './http-replies';
@@ -20,7 +20,7 @@ export class PostExchange implements Exchange {
   private stream?: SseStream;
   private responded = false;
 
-  constructor(private readonly res: ServerResponse, private readonly sessionId: string, private readonly streams: StreamFactory) {}
+  constructor(private readonly res: HttpResponseLike, private readonly sessionId: string, private readonly streams: StreamFactory) {}
 
   get open(): boolean {
     return !this.responded && (this.stream ? this.stream.connected : !this.res.destroyed);

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
 import type { OAuthResourceServer } from '../../auth/oauth-resource-server';
 import { refusals, replyError, writeJson } from './http-replies';
 import { VERSION_HEADER } from './request-gate';
@@ -38,7 +38,7 @@ export class ProtectedResourceEndpoint {
     return this.paths.has(query === -1 ? url : url.slice(0, query));
   }
 
-  answer(req: IncomingMessage, res: ServerResponse): void {
+  answer(req: HttpRequestLike, res: HttpResponseLike): void {
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { ...CORS, 'access-control-max-age': '86400' });
       res.end();

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
 import type { Diagnostics } from '../../core/diagnostics';
 import type { ErrorObject } from '../../core/error-mapper';
 import { isPlainData } from '../../protocol/principal';
@@ -33,7 +33,7 @@ export interface RequestContext<V> {
 export class GuardAnswer {
   constructor(readonly status: number, readonly headers: Readonly<Record<string, string>>, readonly error?: ErrorObject) {}
 
-  send(res: ServerResponse): void {
+  send(res: HttpResponseLike): void {
     if (this.error) replyError(res, this.status, this.error, this.headers);
     else replyStatus(res, this.status, this.headers);
   }
@@ -61,7 +61,7 @@ export class RequestGate<V> {
     this.hook = options.auth ? options.auth.authenticate : options.authenticate;
   }
 
-  check(req: IncomingMessage): RequestContext<V> | GuardAnswer | Promise<RequestContext<V> | GuardAnswer> {
+  check(req: HttpRequestLike): RequestContext<V> | GuardAnswer | Promise<RequestContext<V> | GuardAnswer> {
     const cors = this.corsHeaders(req);
     const repeated = repeatedHeader(req);
     if (repeated) return new GuardAnswer(400, cors, refusals.badRequest(`the ${repeated} header was sent more than once`));
@@ -80,7 +80,7 @@ export class RequestGate<V> {
     return this.decide(req, verb, cors, pending);
   }
 
-  private decide(req: IncomingMessage, verb: V, cors: Readonly<Record<string, string>>, decision: AuthDecision): RequestContext<V> | GuardAnswer {
+  private decide(req: HttpRequestLike, verb: V, cors: Readonly<Record<string, string>>, decision: AuthDecision): RequestContext<V> | GuardAnswer {
     if (!decision.allow) return refusalOf(decision, cors);
     if (decision.principal !== undefined && !isPlainData(decision.principal)) {
       this.diagnostics.error('the authenticate hook returned a principal that is not plain data (JSON values only); refusing the request');
@@ -94,12 +94,12 @@ export class RequestGate<V> {
     return new GuardAnswer(500, cors, INTERNAL_ERROR);
   }
 
-  private authenticate(req: IncomingMessage): AuthDecision | Promise<AuthDecision> {
+  private authenticate(req: HttpRequestLike): AuthDecision | Promise<AuthDecision> {
     if (!this.hook) return ALLOW_ANYONE;
     return this.hook({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
   }
 
-  private corsHeaders(req: IncomingMessage): Readonly<Record<string, string>> {
+  private corsHeaders(req: HttpRequestLike): Readonly<Record<string, string>> {
     const origin = req.headers.origin;
     if (origin === undefined || !originAllowed(req, this.options.allowedOrigins)) return NO_HEADERS;
     return {

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequestLike } from './http-like.types';
 
 const LOOPBACK_HOSTS = Object.freeze(['localhost', '127.0.0.1', '[::1]']);
 
@@ -21,7 +21,7 @@ function matches(value: string, allowed: readonly string[]): boolean {
 }
 
 /** DNS-rebinding protection: the Host header must name this server. */
-export function hostAllowed(req: IncomingMessage, allowed: readonly string[] = LOOPBACK_HOSTS): boolean {
+export function hostAllowed(req: HttpRequestLike, allowed: readonly string[] = LOOPBACK_HOSTS): boolean {
   const host = req.headers.host;
   if (host === undefined) return false;
   const key = allowed === LOOPBACK_HOSTS ? host : `${host}\u0000${allowed.join(',')}`;
@@ -29,7 +29,7 @@ export function hostAllowed(req: IncomingMessage, allowed: readonly string[] = L
 }
 
 /** A browser's Origin, when there is one, must be allowed; requests without one are not from a page. */
-export function originAllowed(req: IncomingMessage, allowed?: readonly string[]): boolean {
+export function originAllowed(req: HttpRequestLike, allowed?: readonly string[]): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   if (allowed) return allowed.some((entry) => entry === '*' || entry.toLowerCase() === origin.toLowerCase());
@@ -41,7 +41,7 @@ export function originAllowed(req: IncomingMessage, allowed?: readonly string[])
 }
 
 /** Whether the Accept header lists `type` (or a wildcard covering it). */
-export function accepts(req: IncomingMessage, type: string): boolean {
+export function accepts(req: HttpRequestLike, type: string): boolean {
   const accept = req.headers.accept;
   if (!accept) return false;
   return mediaTypesOf(accept).has(type) || mediaTypesOf(accept).has('*/*') || mediaTypesOf(accept).has(`${type.split('/')[0]}/*`);
@@ -53,7 +53,7 @@ function mediaTypesOf(accept: string): ReadonlySet<string> {
   return remember(parsedAccept, accept, () => new Set(accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase())));
 }
 
-export function isJsonContent(req: IncomingMessage): boolean {
+export function isJsonContent(req: HttpRequestLike): boolean {
   const type = req.headers['content-type'];
   return typeof type === 'string' && remember(jsonTypes, type, () => type.split(';')[0].trim().toLowerCase() === 'application/json');
 }
@@ -73,7 +73,7 @@ function remember<T>(cache: Map<string, T>, key: string, decide: () => T): T {
 }
 
 /** A header's single value (the first, when repeated). */
-export function header(req: IncomingMessage, name: string): string | undefined {
+export function header(req: HttpRequestLike, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
@@ -86,7 +86,7 @@ export function header(req: IncomingMessage, name: string): string | undefined {
 const SINGLE_VALUED = Object.freeze(['host', 'mcp-session-id', 'mcp-protocol-version']);
 
 /** The first single-valued header the request sent more than once, as spelled above. */
-export function repeatedHeader(req: IncomingMessage): string | undefined {
+export function repeatedHeader(req: HttpRequestLike): string | undefined {
   const raw = req.rawHeaders;
   let seen = 0;
   for (let i = 0; i < raw.length; i += 2) {

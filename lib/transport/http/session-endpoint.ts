@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
 import type { Dispatcher } from '../../protocol/dispatcher';
 import type { SessionState } from '../../protocol/seams/session-state';
 import { refuseClosing, refusals, replyError, replyStatus } from './http-replies';
@@ -14,7 +14,7 @@ export interface SessionEndpointDeps {
   readonly lifecycle: Pick<Dispatcher, 'keepAlive' | 'attachStandalone' | 'endSession'>;
   readonly streams: StreamRegistry;
   /** The session the request names, its principal checked; `undefined` once the request is refused. */
-  readonly session: (req: IncomingMessage, res: ServerResponse, context: RequestContext<unknown>) => Promise<SessionState | undefined>;
+  readonly session: (req: HttpRequestLike, res: HttpResponseLike, context: RequestContext<unknown>) => Promise<SessionState | undefined>;
   /** True once the handler is closing. */
   readonly closing: () => boolean;
   /** Whether GET opens a standalone stream (`HttpOptions.enableGetStream`). */
@@ -26,7 +26,7 @@ export class SessionEndpoint {
   constructor(private readonly deps: SessionEndpointDeps) {}
 
   /** Opens the session's standalone stream, or resumes a stream from `Last-Event-ID`. */
-  async get(req: IncomingMessage, res: ServerResponse, context: RequestContext<unknown>): Promise<void> {
+  async get(req: HttpRequestLike, res: HttpResponseLike, context: RequestContext<unknown>): Promise<void> {
     const { cors } = context;
     if (!this.deps.enableGetStream) return replyError(res, 405, refusals.methodNotAllowed('GET (no standalone stream on this server)'), { ...cors, allow: 'POST, DELETE, OPTIONS' });
     if (context.sessionId === undefined && speaksStatelessVersion(context.version)) {
@@ -58,7 +58,7 @@ export class SessionEndpoint {
   }
 
   /** Ends the session: 200, then 404 for anything that names it. */
-  async delete(req: IncomingMessage, res: ServerResponse, context: RequestContext<unknown>): Promise<void> {
+  async delete(req: HttpRequestLike, res: HttpResponseLike, context: RequestContext<unknown>): Promise<void> {
     const state = await this.deps.session(req, res, context);
     if (!state) return;
     await this.deps.lifecycle.endSession(state.id);

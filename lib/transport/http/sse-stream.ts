@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseLike } from './http-like.types';
 import type { JsonRpcMessage } from '../../core/jsonrpc';
 import type { EventStore, StreamRef } from '../../protocol/seams/event-store';
 import { messageEvent, primingEvent } from './sse-framing';
@@ -9,7 +9,7 @@ import { messageEvent, primingEvent } from './sse-framing';
  * it left off, on a new connection (of this node, or of another that follows the store).
  */
 export class SseStream implements StreamRef {
-  private writer?: ServerResponse;
+  private writer?: HttpResponseLike;
   private queue: Promise<void> = Promise.resolve();
   private ended = false;
   /** Told when the stream ends for good; `delivered` when a connection carried its last event. */
@@ -27,7 +27,7 @@ export class SseStream implements StreamRef {
   }
 
   /** Carries the stream on `res` (headers already written); the previous connection, if any, ends. */
-  attach(res: ServerResponse): void {
+  attach(res: HttpResponseLike): void {
     if (this.writer && this.writer !== res) this.writer.end();
     this.writer = res;
     res.once('close', () => {
@@ -54,7 +54,7 @@ export class SseStream implements StreamRef {
    * Carries the stream on `res` from just after `lastEventId`: what the client missed is read
    * from the store and written in the stream's own queue, so nothing is sent twice or out of order.
    */
-  resume(res: ServerResponse, lastEventId: string): Promise<void> {
+  resume(res: HttpResponseLike, lastEventId: string): Promise<void> {
     return this.enqueue(async () => {
       this.attach(res);
       for (const event of await this.store.after(lastEventId)) {

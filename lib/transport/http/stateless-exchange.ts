@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseLike } from './http-like.types';
 import { Cancellation } from '../../core/cancellation';
 import type { Exchange } from '../../protocol/exchange';
 import type { ErrorObject } from '../../core/error-mapper';
@@ -18,7 +18,7 @@ export class StatelessExchange implements Exchange, HttpWay {
   /** Cancelled when the client closes the response stream before the response. */
   readonly cancellation = new Cancellation();
 
-  constructor(readonly res: ServerResponse, private readonly headers: Readonly<Record<string, string>>, private readonly id: RequestId) {
+  constructor(readonly res: HttpResponseLike, private readonly headers: Readonly<Record<string, string>>, private readonly id: RequestId) {
     const closed = () => {
       if (!this.done) this.cancellation.cancel('the client closed the response stream');
     };

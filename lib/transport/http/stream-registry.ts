@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseLike } from './http-like.types';
 import { uniqueId } from '../../core/unique-id';
 import type { EventStore, StoredEvent, StreamFollower } from '../../protocol/seams/event-store';
 import { messageEvent } from './sse-framing';
@@ -75,7 +75,7 @@ export class StreamRegistry {
    * Carries the stream `lastEventId` belongs to on `res` (with `headers`) from just after that
    * event. False, with nothing written, when the store knows no such stream of this session.
    */
-  async resume(sessionId: string, lastEventId: string, res: ServerResponse, headers: Readonly<Record<string, string>>): Promise<boolean> {
+  async resume(sessionId: string, lastEventId: string, res: HttpResponseLike, headers: Readonly<Record<string, string>>): Promise<boolean> {
     const stream = await this.store.streamOf(lastEventId);
     if (stream?.sessionId !== sessionId) return false;
     res.writeHead(200, headers);
@@ -104,7 +104,7 @@ export class StreamRegistry {
     await Promise.all([...this.live.values()].map((stream) => stream.finish()));
   }
 
-  private follow(res: ServerResponse, lastEventId: string): void {
+  private follow(res: HttpResponseLike, lastEventId: string): void {
     const follower = new Follower(res, this.followers);
     follower.stop = this.store.tail(lastEventId, follower);
     if (follower.ended) return;
@@ -128,7 +128,7 @@ class Follower implements StreamFollower {
   stop?: () => void;
   ended = false;
 
-  constructor(private readonly res: ServerResponse, private readonly followers: Set<Follower>) {
+  constructor(private readonly res: HttpResponseLike, private readonly followers: Set<Follower>) {
     followers.add(this);
   }
 

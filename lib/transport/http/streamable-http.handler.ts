@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerChallenge } from '../../auth/bearer-challenge';
 import type { Dispatcher } from '../../protocol/dispatcher';
 import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
@@ -7,7 +6,8 @@ import { DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from
 import { RunningCalls } from '../running-calls';
 import type { HttpCall, HttpWay } from './http-calls';
 import type { SessionState } from '../../protocol/seams/session-state';
-import { readBody, type BodyLimits } from './body-reader';
+import { readBody, type BodyLimits, type BodyRequest } from './body-reader';
+import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
 import { InMemoryEventStore } from '../../protocol/seams/event-store';
 import { HTTP_DEFAULTS, type HttpOptions } from './http-options';
 import { INTERNAL_ERROR, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
@@ -20,7 +20,7 @@ import { SessionEndpoint } from './session-endpoint';
 import type { SseStream } from './sse-stream';
 import { StreamRegistry } from './stream-registry';
 
-type Verb = (req: IncomingMessage, res: ServerResponse, context: RequestContext<Verb>, parsedBody: unknown) => Promise<void>;
+type Verb = (req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>, parsedBody: unknown) => Promise<void>;
 
 /** The `WWW-Authenticate` of a call refused for want of `scopes`. */
 type ScopeChallenge = (scopes: readonly string[]) => string;
@@ -85,7 +85,7 @@ export class StreamableHttpHandler implements PostHost {
    * error. `parsedBody` is the body a host framework already parsed (Fastify's `request.body`);
    * without it, the handler uses `req.body` when a parser read the stream, else reads it itself.
    */
-  readonly handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
+  readonly handle = async (req: BodyRequest, res: HttpResponseLike, parsedBody?: unknown): Promise<void> => {
     // Public, and read before the client has a token: ahead of every check.
     if (this.metadata?.serves(req.url)) return this.metadata.answer(req, res);
     // Once closing, a client should not send its next request on this connection.
@@ -134,7 +134,7 @@ export class StreamableHttpHandler implements PostHost {
     await this.listens.settled(this.shutdownTimeoutMs);
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse, context: RequestContext<Verb>, parsedBody: unknown): Promise<void> {
+  private async post(req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>, parsedBody: unknown): Promise<void> {
     const { cors } = context;
     if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
       return replyError(res, 406, refusals.notAcceptable('the client must accept both application/json and text/event-stream'), cors);
@@ -183,7 +183,7 @@ export class StreamableHttpHandler implements PostHost {
   }
 
   /** The session the request names, or the refusal answered (400 without an id, 404 for an unknown one, 403 for another principal's). */
-  private async session(req: IncomingMessage, res: ServerResponse, context: RequestContext<unknown>): Promise<SessionState | undefined> {
+  private async session(req: HttpRequestLike, res: HttpResponseLike, context: RequestContext<unknown>): Promise<SessionState | undefined> {
     const found = await this.core.findSession(context.sessionId, context.version, context.principal);
     if (!('refusal' in found)) return found;
     replyError(res, statusOf(found.refusal), found.error, context.cors, null);
@@ -195,7 +195,7 @@ export class StreamableHttpHandler implements PostHost {
  * Writes what became of a POST: through the way the dispatcher opened (JSON or SSE), or as plain
  * JSON with the status of its refusal kind; 202 when there is nothing to answer.
  */
-function answer(res: ServerResponse, outcome: DispatchOutcome, arrival: PostArrival, cors: Record<string, string>, scopeChallenge: ScopeChallenge): void {
+function answer(res: HttpResponseLike, outcome: DispatchOutcome, arrival: PostArrival, cors: Record<string, string>, scopeChallenge: ScopeChallenge): void {
   if (outcome.kind === 'nothing') return arrival.way?.abandon();
   const sessionId = outcome.sessionId ?? arrival.sessionId;
   const headers = sessionId === undefined ? cors : { ...cors, [SESSION_HEADER]: sessionId };
@@ -211,7 +211,7 @@ function answer(res: ServerResponse, outcome: DispatchOutcome, arrival: PostArri
   replyJson(res, status, refusalHeaders(outcome.refusal, outcome.sessionId === undefined ? cors : headers), JSON.stringify(outcome.response));
 }
 
-function replyJson(res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: string): void {
+function replyJson(res: HttpResponseLike, status: number, headers: Readonly<Record<string, string>>, body: string): void {
   if (res.headersSent) res.end();
   else writeJson(res, status, headers, body);
 }
