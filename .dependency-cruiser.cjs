@@ -120,6 +120,13 @@ module.exports = {
       from: { path: ['protocol', 'router', 'definitions', 'schema', 'decorators', 'metadata', 'uri-template', 'results', 'context', 'core'].map(folder) },
       to: { path: folder('auth') },
     },
+    {
+      name: 'instances-come-from-the-server',
+      comment: 'Provider, guard and interceptor instances come from the server\'s InstanceSource (its tsyringe child container, or another container through the resolve option), so nothing below lib/server/ reaches a tsyringe container; the adapter that reads tsyringe\'s records for the wiring check, and built-in members that carry its decorators, are the exceptions.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: [folder('server'), '^lib/definitions/tsyringe-metadata\\.adapter\\.ts$', '^lib/router/pipeline/built-ins/'] },
+      to: { path: 'node_modules/tsyringe/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, type Call, type Dialect, type Prepared } from './harness/dialects';
+import { benchIssuer } from './harness/bench-issuer';
 import { ServerProcess } from './harness/server-process';
 
-export type HttpContenderId = 'bare' | 'sdk-stateless' | 'sdk-stateful' | 'phantom-session' | 'phantom-stateless';
+export type HttpContenderId = 'bare' | 'sdk-stateless' | 'sdk-stateful' | 'phantom-session' | 'phantom-stateless' | 'phantom-session-auth' | 'phantom-stateless-auth';
 export type StdioContenderId = 'bare-stdio' | 'sdk-stdio' | 'phantom-stdio';
 export type ContenderId = HttpContenderId | StdioContenderId;
 
@@ -21,10 +22,13 @@ export interface HttpContender {
   readonly script: string;
   readonly args: (served: Served) => string[];
   readonly dialect: Dialect;
+  /** Every request carries a bearer token of the bench's own issuer, which the server verifies. */
+  readonly bearer?: boolean;
 }
 
 const registryArgs = ({ tools, templates }: Served) => ['--tools', String(tools), '--templates', String(templates)];
 
+/** In the order of every round: each era's bearer-token contender runs right after it, so the two share the machine's drift. */
 export const HTTP_CONTENDERS: readonly HttpContender[] = [
   { id: 'bare', label: 'bare node:http', script: 'bare.server', args: () => [], dialect: PLAIN_JSON_RPC },
   { id: 'sdk-stateless', label: 'SDK stateless', script: 'sdk.server', args: (s) => ['--mode', 'stateless', ...registryArgs(s)], dialect: SESSIONLESS },
@@ -34,7 +38,15 @@ export const HTTP_CONTENDERS: readonly HttpContender[] = [
     args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
   },
   {
+    id: 'phantom-session-auth', label: 'phantom session era, bearer JWT', script: 'phantom.server', dialect: SESSION_ERA, bearer: true,
+    args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
+  },
+  {
     id: 'phantom-stateless', label: 'phantom stateless era', script: 'phantom.server', dialect: STATELESS_ERA,
+    args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
+  },
+  {
+    id: 'phantom-stateless-auth', label: 'phantom stateless era, bearer JWT', script: 'phantom.server', dialect: STATELESS_ERA, bearer: true,
     args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
   },
 ];
@@ -72,10 +84,11 @@ export interface Running {
 export async function launch(contender: HttpContender, served: Served, calls: readonly Call[], profiling: Profiling): Promise<Running | { unavailable: string }> {
   let server: ServerProcess | undefined;
   try {
-    server = await ServerProcess.start(contender.script, contender.args(served), {
+    const issuer = contender.bearer ? await benchIssuer() : undefined;
+    server = await ServerProcess.start(contender.script, [...contender.args(served), ...(issuer?.serverArgs ?? [])], {
       profileDir: profiling.ids.has(contender.id) ? join(profiling.dir, `${contender.id}-${served.tools}-tools-${served.templates}-templates`) : undefined,
     });
-    const connection = await contender.dialect.connect(server.url!);
+    const connection = await contender.dialect.connect(server.url!, issuer ? { authorization: `Bearer ${issuer.token}` } : {});
     const prepared = new Map<Call, Prepared>();
     for (const call of calls) {
       const request = connection.prepare(call);

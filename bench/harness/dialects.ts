@@ -48,9 +48,9 @@ export interface Connection {
   prepare(call: Call): Prepared;
 }
 
-/** How a contender is spoken to. */
+/** How a contender is spoken to; `extra` headers go on every request (a bearer token). */
 export interface Dialect {
-  connect(url: string): Promise<Connection>;
+  connect(url: string, extra?: Readonly<Record<string, string>>): Promise<Connection>;
 }
 
 const SESSION_VERSION = '2025-11-25';
@@ -60,14 +60,14 @@ const MCP_ACCEPT = { ...JSON_TYPE, accept: 'application/json, text/event-stream'
 
 /** Plain JSON-RPC over POST: the bare baseline. */
 export const PLAIN_JSON_RPC: Dialect = {
-  connect: async (url) => ({ prepare: (call) => ({ url, headers: JSON_TYPE, body: bodyOf(call.method, call.params) }) }),
+  connect: async (url, extra = {}) => ({ prepare: (call) => ({ url, headers: { ...JSON_TYPE, ...extra }, body: bodyOf(call.method, call.params) }) }),
 };
 
 /** The session era: `initialize`, `notifications/initialized`, then every request names the session. */
 export const SESSION_ERA: Dialect = {
-  connect: async (url) => {
-    const { sessionId, protocolVersion } = await openSession(url);
-    const headers = { ...MCP_ACCEPT, 'mcp-session-id': sessionId, 'mcp-protocol-version': protocolVersion };
+  connect: async (url, extra = {}) => {
+    const { sessionId, protocolVersion } = await openSession(url, extra);
+    const headers = { ...MCP_ACCEPT, ...extra, 'mcp-session-id': sessionId, 'mcp-protocol-version': protocolVersion };
     return { prepare: (call) => ({ url, headers, body: bodyOf(call.method, call.params) }) };
   },
 };
@@ -77,8 +77,8 @@ export const SESSION_ERA: Dialect = {
  * the per-request server the SDK documents answers it without an `initialize` of its own.
  */
 export const SESSIONLESS: Dialect = {
-  connect: async (url) => {
-    const headers = { ...MCP_ACCEPT, 'mcp-protocol-version': SESSION_VERSION };
+  connect: async (url, extra = {}) => {
+    const headers = { ...MCP_ACCEPT, ...extra, 'mcp-protocol-version': SESSION_VERSION };
     return { prepare: (call) => ({ url, headers, body: bodyOf(call.method, call.params) }) };
   },
 };
@@ -88,11 +88,12 @@ export const SESSIONLESS: Dialect = {
  * the client's capabilities in `params._meta`, and its method and name in headers.
  */
 export const STATELESS_ERA: Dialect = {
-  connect: async (url) => ({
+  connect: async (url, extra = {}) => ({
     prepare: (call) => ({
       url,
       headers: {
         ...MCP_ACCEPT,
+        ...extra,
         'mcp-protocol-version': STATELESS_VERSION,
         'mcp-method': call.method,
         ...(call.name === undefined ? {} : { 'mcp-name': call.name }),
@@ -109,8 +110,8 @@ export const STATELESS_ERA: Dialect = {
 };
 
 /** Opens (and initialises) one session-era session; used for the idle-session memory measure too. */
-export async function openSession(url: string): Promise<{ sessionId: string; protocolVersion: string }> {
-  const init = await post(url, MCP_ACCEPT, JSON.stringify({
+export async function openSession(url: string, extra: Readonly<Record<string, string>> = {}): Promise<{ sessionId: string; protocolVersion: string }> {
+  const init = await post(url, { ...MCP_ACCEPT, ...extra }, JSON.stringify({
     jsonrpc: '2.0',
     id: 0,
     method: 'initialize',
@@ -119,7 +120,7 @@ export async function openSession(url: string): Promise<{ sessionId: string; pro
   const sessionId = init.headers['mcp-session-id'];
   const result = messageOf(init)?.result as { protocolVersion?: string } | undefined;
   if (init.status !== 200 || typeof sessionId !== 'string' || !result?.protocolVersion) throw new Error(`initialize failed: ${describe(init)}`);
-  const headers = { ...MCP_ACCEPT, 'mcp-session-id': sessionId, 'mcp-protocol-version': result.protocolVersion };
+  const headers = { ...MCP_ACCEPT, ...extra, 'mcp-session-id': sessionId, 'mcp-protocol-version': result.protocolVersion };
   const initialized = await post(url, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   if (initialized.status !== 202) throw new Error(`notifications/initialized failed: ${describe(initialized)}`);
   return { sessionId, protocolVersion: result.protocolVersion };

@@ -17,6 +17,8 @@ const COLOURS: Readonly<Record<HttpContenderId, string>> = {
   'sdk-stateful': '#2f5fc4',
   'phantom-session': '#e07b24',
   'phantom-stateless': '#b8570f',
+  'phantom-session-auth': '#f0a868',
+  'phantom-stateless-auth': '#d08a4a',
 };
 
 /**

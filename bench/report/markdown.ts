@@ -36,7 +36,7 @@ function section(lines: string[] | undefined): string[] {
 
 function targetsTable({ targets = [] }: BenchResults): string[] {
   return [
-    '## Targets (issue 5)',
+    '## Targets (issues 5 and 10)',
     '',
     '| Target | Ratio | Goal | Holds | Figures |',
     '| --- | ---: | :---: | :---: | --- |',

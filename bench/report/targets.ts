@@ -6,12 +6,15 @@ import { isMeasured, type BenchResults, type Measured, type RateFigures, type Sc
 /** The per-session heap budget of the issue: 4 KB. */
 export const SESSION_HEAP_BUDGET = 4096;
 
-const ERAS: readonly { readonly id: HttpContenderId & `phantom-${string}`; readonly label: string }[] = [
-  { id: 'phantom-session', label: 'session era' },
-  { id: 'phantom-stateless', label: 'stateless era' },
+const ERAS: readonly { readonly id: HttpContenderId & `phantom-${string}`; readonly label: string; readonly withAuth: HttpContenderId }[] = [
+  { id: 'phantom-session', label: 'session era', withAuth: 'phantom-session-auth' },
+  { id: 'phantom-stateless', label: 'stateless era', withAuth: 'phantom-stateless-auth' },
 ];
 
-/** The targets of issue 5, each computed from figures measured in this run. */
+/** Issue 10: a verified bearer token on every request (cached by token until it expires) costs at most 15% of the echo rate. */
+const AUTH_SHARE = '>= 0.85';
+
+/** The targets of issues 5 and 10, each computed from figures measured in this run. */
 export function targetsOf(results: BenchResults): Target[] {
   return [
     ...(results.throughput ? throughputTargets(results.throughput) : []),
@@ -27,8 +30,9 @@ function throughputTargets(throughput: NonNullable<BenchResults['throughput']>):
     .filter((f): f is RateFigures => f !== undefined)
     .sort((a, b) => b.rps - a.rps)[0];
   const sdkMode = sdkBest === figures(throughput['sdk-stateful']) ? 'stateful' : 'stateless';
-  return ERAS.flatMap(({ id, label }) => {
+  return ERAS.flatMap(({ id, label, withAuth }) => {
     const phantom = figures(throughput[id]);
+    const authed = figures(throughput[withAuth]);
     const missing = unavailableDetail(throughput[id], id);
     return [
       target(`tools/call throughput, ${label}: at least 0.5× bare node:http`, ratio(phantom?.rps, bare?.rps), '>= 0.5',
@@ -37,6 +41,8 @@ function throughputTargets(throughput: NonNullable<BenchResults['throughput']>):
         missing ?? `${rate(phantom?.rps)}/s vs ${rate(sdkBest?.rps)}/s (SDK ${sdkMode})`),
       target(`tools/call p99 latency, ${label}: at most 2× bare node:http`, ratio(phantom?.p99, bare?.p99), '<= 2',
         missing ?? `${millis(phantom?.p99)} vs ${millis(bare?.p99)}`),
+      target(`tools/call throughput with a verified bearer JWT on every request, ${label}: at least 0.85× without`, ratio(authed?.rps, phantom?.rps), AUTH_SHARE,
+        missing ?? unavailableDetail(throughput[withAuth], withAuth) ?? `${rate(authed?.rps)}/s vs ${rate(phantom?.rps)}/s`),
     ];
   });
 }

@@ -1,12 +1,14 @@
 import 'reflect-metadata';
-import { PhantomServer } from 'phantom-mcp';
+import { oauthResourceServer, PhantomServer, type HttpOptions } from 'phantom-mcp';
 import { templateProviders, toolProviders } from '../fixtures/phantom.fixtures';
-import { argNumber, runContender } from './bench-channel';
+import { argNumber, argValue, runContender } from './bench-channel';
 import { serveHttp } from './http-host';
 
 /**
  * phantom-mcp over Streamable HTTP, its handler mounted as the README shows. One endpoint serves
- * both eras: the bench runs one process per era so that each contender has its own.
+ * both eras: the bench runs one process per era so that each contender has its own. With
+ * `--issuer`, every request must carry a bearer token of that issuer, verified by
+ * `oauthResourceServer` (keys from `--jwks-uri`, fetched once; verified tokens cached until expiry).
  */
 runContender(async () => {
   const server = new PhantomServer({
@@ -17,5 +19,12 @@ runContender(async () => {
     // The memory suite opens more sessions than the default cap, as the SDK (uncapped) is asked to.
     maxSessions: 1_000_000,
   });
-  await serveHttp(server.httpHandler().handle, () => server.close());
+  await serveHttp(server.httpHandler(httpOptions()).handle, () => server.close());
 });
+
+function httpOptions(): HttpOptions {
+  if (!process.argv.includes('--issuer')) return {};
+  const auth = oauthResourceServer({ issuer: argValue('issuer'), audience: argValue('audience'), jwksUri: argValue('jwks-uri') });
+  // The hook's type has no 503 (the authorization server unreachable) until the transport learns it; the bench never meets one.
+  return { authenticate: auth.authenticate as HttpOptions['authenticate'] };
+}

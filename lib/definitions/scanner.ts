@@ -7,7 +7,7 @@ import { DefinitionError } from '../core/errors';
 import { formClassProblems } from '../schema';
 import type { Definitions, ResourceDefinition } from './definitions';
 import { scanPrompt } from './prompt.scanner';
-import { wiringProblems, type WiringScope } from './provider-wiring.check';
+import type { InstanceSource } from './instance-source';
 import { scanResource } from './resource.scanner';
 import { classPipelineProblems } from './pipeline-members.scanner';
 import type { ScanScope } from './scan-scope';
@@ -20,8 +20,8 @@ export interface ScanInput {
   readonly forms?: readonly Constructor[];
   /** Resolves a provider's instance (from the server's container). */
   readonly resolve: (cls: Constructor) => object;
-  /** The container's view, to check that it can build the providers (read from metadata, nothing built). */
-  readonly wiring?: WiringScope;
+  /** The classes to check instances can be had for (the providers; the guards and interceptors they name are added), and where from. */
+  readonly wiring?: { readonly classes: readonly Constructor[]; readonly source: Pick<InstanceSource, 'isRegistered' | 'problems'> };
 }
 
 /**
@@ -34,7 +34,10 @@ export function scan(input: ScanInput): Definitions {
   problems.push(...listedTwice(input.providers));
   for (const cls of new Set(input.providers)) scanClass(cls, input.resolve, problems, definitions);
   for (const form of input.forms ?? []) problems.push(...formClassProblems(form));
-  if (input.wiring) problems.push(...wiringProblems({ ...input.wiring, classes: [...input.wiring.classes, ...memberClasses(definitions, input.wiring.isRegistered)] }));
+  if (input.wiring) {
+    const { classes, source } = input.wiring;
+    problems.push(...source.problems([...classes, ...memberClasses(definitions, source.isRegistered)]));
+  }
   problems.push(...duplicates(definitions));
   if (problems.length > 0) throw new DefinitionError(problems);
   return definitions;
@@ -56,8 +59,8 @@ function scanClass(cls: Constructor, resolve: (cls: Constructor) => object, prob
 }
 
 /**
- * The guard and interceptor classes the definitions name that the container does not register:
- * it builds them from their constructors, so their wiring is checked with the providers'.
+ * The guard and interceptor classes the definitions name that the source does not register as
+ * they are: their instances are made (or fetched) like the providers', so they are checked with them.
  */
 function memberClasses(definitions: Definitions, isRegistered: (token: unknown) => boolean): Constructor[] {
   const all: unknown[] = [...definitions.tools, ...definitions.prompts, ...definitions.resources]

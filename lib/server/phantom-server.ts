@@ -1,4 +1,4 @@
-import { container as rootContainer, Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
 import { definedOnly } from '../core/defined-only';
@@ -11,7 +11,7 @@ import { Router, type Outcome } from '../router/router';
 import { EVERYTHING_VISIBLE } from '../router/visibility';
 import type { PipelineMember } from '../router/pipeline/pipeline-members';
 import { scan } from '../definitions/scanner';
-import { wiringProblems } from '../definitions/provider-wiring.check';
+import type { InstanceSource } from '../definitions/instance-source';
 import { DefinitionError } from '../core/errors';
 import type { MessageTransport } from '../transport/pipe/message-transport';
 import { StreamConnection } from '../transport/pipe/stream-connection';
@@ -22,6 +22,8 @@ import { fetchHandlerOf, type FetchHandler } from '../transport/fetch/fetch-hand
 import { composeProtocol, type Protocol } from './protocol-composition';
 import type { PhantomServerOptions } from './server-options';
 import { TelemetryInterceptor } from '../router/pipeline/built-ins/telemetry.interceptor';
+import { ContainerInstanceSource } from './container-instance-source';
+import { ResolvedInstanceSource } from './resolved-instance-source';
 
 /**
  * An MCP server built from decorated classes: the composition root. It scans the providers once,
@@ -53,6 +55,7 @@ export class PhantomServer {
     this.diagnostics = options.diagnostics ?? STDERR_DIAGNOSTICS;
     // Guards and interceptors may write where the server writes: @inject(DIAGNOSTICS).
     this.container.registerInstance(DIAGNOSTICS, this.diagnostics);
+    this.instances = options.resolve ? new ResolvedInstanceSource(options.resolve) : new ContainerInstanceSource(this.container);
     this.router = new Router({
       registry: this.registry,
       paginator: new Paginator(options.pageSize, options.cursorKey),
@@ -69,10 +72,10 @@ export class PhantomServer {
 
   /** Serves the tools, resources and prompts of more provider classes on the running server. */
   add(...providers: Constructor[]): void {
-    const built = [...new Set(providers)].filter((cls) => typeof cls === 'function' && !this.container.isRegistered(cls));
-    this.registry.add(scan({ providers, resolve: this.resolve, wiring: { classes: built, isRegistered: this.isRegistered } }));
-    // Registered once accepted (instances are made on first call), so a refused add leaves nothing behind.
-    for (const cls of built) this.container.register(cls, { useClass: cls }, { lifecycle: Lifecycle.ContainerScoped });
+    const built = [...new Set(providers)].filter((cls) => typeof cls === 'function' && !this.instances.isRegistered(cls));
+    this.registry.add(scan({ providers, resolve: this.resolve, wiring: { classes: built, source: this.instances } }));
+    // Registered once accepted, so a refused add leaves nothing behind.
+    this.instances.adopt(built);
   }
 
   /**
@@ -87,8 +90,8 @@ export class PhantomServer {
    */
   use(...members: PipelineMember[]): this {
     // Classes are built from their constructors: their wiring is checked now, as the providers' is.
-    const built = (members as unknown[]).filter((member): member is Constructor => typeof member === 'function' && !this.isRegistered(member));
-    const problems = wiringProblems({ classes: built, isRegistered: this.isRegistered });
+    const built = (members as unknown[]).filter((member): member is Constructor => typeof member === 'function' && !this.instances.isRegistered(member));
+    const problems = this.instances.problems(built);
     if (problems.length > 0) throw new DefinitionError(problems);
     this.router.use(members);
     return this;
@@ -227,9 +230,10 @@ export class PhantomServer {
   private readonly running = new Set<{ close(): Promise<void> }>();
   private closing?: Promise<void>;
 
-  private readonly resolve = (cls: Constructor): object => this.container.resolve(cls) as object;
+  /** Where provider, guard and interceptor instances come from: the child container, or the `resolve` option. */
+  private readonly instances: InstanceSource;
 
-  private readonly isRegistered = (token: unknown): boolean => this.container.isRegistered(token as InjectionToken, true);
+  private readonly resolve = (cls: Constructor): object => this.instances.resolve(cls);
 }
 
 /** 8 KiB: far beyond any real resource URI, small enough that matching one costs nothing. */

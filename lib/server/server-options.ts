@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Constructor } from '../metadata/metadata-store';
+import type { Resolve } from './resolved-instance-source';
 import type { Diagnostics, WarningRateLimit } from '../core/diagnostics';
 import type { SessionStore } from '../protocol/seams/session-store';
 import type { SessionBus } from '../protocol/seams/session-bus';
@@ -30,6 +31,18 @@ export interface PhantomServerOptions {
   readonly forms?: readonly Constructor[];
   /** The parent of the server's own child container (default: tsyringe's root container). */
   readonly container?: DependencyContainer;
+  /**
+   * Another DI container supplies the instances of the providers, and of the guards and
+   * interceptors given as classes, instead of the server's tsyringe container: a Nest app passes
+   * `(cls) => moduleRef.get(cls, { strict: false })`. Each class is asked for once, when the server
+   * is made (or on `add()` and `use()`), so one it does not hold fails there, in the
+   * `DefinitionError`; its answer is kept, one instance per class. That container owns the wiring,
+   * so the tsyringe checks are skipped.
+   *
+   * @example
+   * new PhantomServer({ name: 'notes', version: '1.0.0', providers: [NotesTools], resolve: (cls) => app.get(cls) });
+   */
+  readonly resolve?: Resolve;
   /** Items per page of every list (default 100). */
   readonly pageSize?: number;
   /** Signs pagination cursors; set it when several replicas must accept each other's cursors. */

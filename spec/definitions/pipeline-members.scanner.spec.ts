@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { inject, injectable } from 'tsyringe';
 import { DefinitionError, Prompt, Resource, Tool, UseGuards, UseInterceptors, type CallHandler, type CanActivate, type ExecutionContext, type Interceptor } from '../../lib';
 import { scan } from '../../lib/definitions/scanner';
+import { wiringProblems } from '../../lib/definitions/provider-wiring.check';
 import type { Constructor } from '../../lib/metadata/metadata-store';
 
 const resolve = (cls: Constructor): object => new cls() as object;
@@ -12,7 +13,8 @@ class Pass implements Interceptor { intercept(_call: ExecutionContext, next: Cal
 
 function problemsOf(providers: Function[], isRegistered: (token: unknown) => boolean = () => false): string[] {
   try {
-    scan({ providers: providers as never, resolve: resolve as never, wiring: { classes: providers as never, isRegistered } });
+    const source = { isRegistered, problems: (classes: readonly Constructor[]) => wiringProblems({ classes, isRegistered }) };
+    scan({ providers: providers as never, resolve: resolve as never, wiring: { classes: providers as never, source } });
   } catch (error) {
     expect(error).to.be.instanceOf(DefinitionError);
     return [...(error as DefinitionError).problems];

@@ -7,6 +7,7 @@ import * as prompts from '../../samples/03-prompts/main';
 import * as elicitation from '../../samples/04-elicitation/main';
 import * as di from '../../samples/05-dependency-injection/main';
 import * as pipeline from '../../samples/06-pipeline/main';
+import * as nest from '../../samples/08-nestjs/main';
 import * as showcase from '../../samples/showcase/main';
 import { FakeChannel } from '../context/fake-channel';
 import { SEED_REQUESTED_SCHEMA } from '../support/seed-form';
@@ -140,6 +141,23 @@ describe('samples', () => {
       expect(await server.handle('tools/list')).to.have.property('error').that.deep.include({ code: -32029 });
       expect(lines).to.have.length(20);
       expect(lines[0]).to.match(/^tools\/list ok in /);
+    });
+  });
+
+  describe('08-nestjs', () => {
+    it('serves the tools Nest built, with the notebook and the guard Nest injected', async () => {
+      const app = await nest.createApp();
+      await app.init();
+      try {
+        const { server } = app.get(nest.McpEndpoint);
+        expect((await ok(server, 'tools/call', { name: 'note_write', arguments: { slug: 'todo', text: 'ship it' } })).content[0].text).to.equal('Saved todo');
+        expect(app.get(nest.Notebook).read('todo')).to.equal('ship it');
+        app.get(nest.Notebook).locked = true;
+        expect(await server.handle('tools/call', { name: 'note_write', arguments: { slug: 'todo', text: 'again' } })).to.have.property('error').that.deep.include({ code: -32003 });
+        expect((await ok(server, 'tools/call', { name: 'note_read', arguments: { slug: 'todo' } })).content[0].text).to.equal('ship it');
+      } finally {
+        await app.close();
+      }
     });
   });
 
