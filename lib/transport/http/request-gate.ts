@@ -51,6 +51,8 @@ export class RequestGate<V> {
   private readonly allowMethods: string;
   private readonly allowHeaders: string;
   private readonly hook: Authenticate | undefined;
+  /** The OAuth resource server builds its principals from parsed JSON: plain data by construction, not checked again per request. */
+  private readonly principalsArePlain: boolean;
 
   constructor(private readonly verbs: ReadonlyMap<string, V>, private readonly options: GuardOptions, private readonly diagnostics: Diagnostics) {
     this.allowMethods = [...verbs.keys(), 'OPTIONS'].join(', ');
@@ -59,6 +61,7 @@ export class RequestGate<V> {
       throw new PhantomError('http_auth_conflict', 'HTTP options: set either auth (an OAuth resource server) or authenticate (a hook of your own), not both');
     }
     this.hook = options.auth ? options.auth.authenticate : options.authenticate;
+    this.principalsArePlain = options.auth !== undefined;
   }
 
   check(req: HttpRequestLike): RequestContext<V> | GuardAnswer | Promise<RequestContext<V> | GuardAnswer> {
@@ -82,7 +85,7 @@ export class RequestGate<V> {
 
   private decide(req: HttpRequestLike, verb: V, cors: Readonly<Record<string, string>>, decision: AuthDecision): RequestContext<V> | GuardAnswer {
     if (!decision.allow) return refusalOf(decision, cors);
-    if (decision.principal !== undefined && !isPlainData(decision.principal)) {
+    if (decision.principal !== undefined && !this.principalsArePlain && !isPlainData(decision.principal)) {
       this.diagnostics.error('the authenticate hook returned a principal that is not plain data (JSON values only); refusing the request');
       return new GuardAnswer(500, cors, INTERNAL_ERROR);
     }
