@@ -7,7 +7,8 @@ export const ErrorCode = Object.freeze({
   InternalError: -32603,
   /**
    * phantom-mcp's own (JSON-RPC's implementation-defined range): the session already has
-   * `maxInFlightPerSession` requests running; send more when one has finished.
+   * `maxInFlightPerSession` requests running; send more when one has finished. Also a
+   * `subscriptions/listen` while `maxListenStreams` are open (stateless era over HTTP: 503).
    */
   TooManyRequests: -32010,
   /**

@@ -32,6 +32,8 @@ export type RefusalKind =
   | 'missing-capability'
   /** `initialize` while `maxSessions` sessions are open. */
   | 'too-many-sessions'
+  /** Stateless era: `subscriptions/listen` while `maxListenStreams` streams are open on this node. */
+  | 'too-many-streams'
   /** The server is closing: no new request is taken. */
   | 'server-closing'
   /** Something failed on our side before the message could be answered. */
@@ -46,6 +48,7 @@ export const REFUSAL_OF_CODE: ReadonlyMap<number, RefusalKind> = new Map<number,
   [ErrorCode.MethodNotFound, 'method-not-found'],
   [ErrorCode.Forbidden, 'forbidden'],
   [ErrorCode.RateLimited, 'rate-limited'],
+  [ErrorCode.TooManyRequests, 'too-many-streams'],
 ]);
 
 /** The transport-level errors of sessions (-32000 and -32001, the official SDKs' conventions). */

@@ -71,6 +71,8 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
   }, {
     stateKey: options.stateKey,
     stateTtlMs: options.stateTtlMs,
+    maxListenStreams: options.maxListenStreams,
+    maxSubscriptionsPerStream: options.maxSubscriptionsPerSession,
     // Lists differ by caller once a visibility rule is set: they can only be private then.
     cache: { ...DEFAULT_CACHE, listsArePrivate: visible !== undefined, ...options.cacheDefaults },
   });

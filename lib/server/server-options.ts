@@ -113,6 +113,11 @@ export interface PhantomServerOptions {
    */
   readonly maxSubscriptionsPerSession?: number;
   /**
+   * Stateless era: `subscriptions/listen` streams open at once on this node (default 10,000);
+   * more are refused with -32010 (HTTP 503) until one ends. Each holds a connection and its filter.
+   */
+  readonly maxListenStreams?: number;
+  /**
    * Signs the stateless era's `requestState` (HMAC-SHA256). Default: a random key per process;
    * set it when several replicas must accept each other's states.
    */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { PhantomServer, SILENT_DIAGNOSTICS, Tool, type CallHandler, type ExecutionContext, type HttpListener } from '../../lib';
+import { PhantomServer, Resource, SILENT_DIAGNOSTICS, Tool, type CallHandler, type ExecutionContext, type HttpListener } from '../../lib';
 import { Extra, everythingServer, observed } from './support/everything.fixture';
 import { connectInMemory } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
@@ -183,6 +183,14 @@ describe('stateless era (2026-07-28) over HTTP', () => {
   });
 
   describe('subscriptions/listen', () => {
+    class OnlyWatched {
+      @Tool({ description: 'Something to list' })
+      thing() { return 'thing'; }
+
+      @Resource('w://{n}', { description: 'Watched', mimeType: 'text/plain' })
+      watched({ n }: { n: string }) { return n; }
+    }
+
     async function listen(notifications: Record<string, unknown>, at = url) {
       const controller = new AbortController();
       const response = await fetch(at, {
@@ -241,6 +249,47 @@ describe('stateless era (2026-07-28) over HTTP', () => {
         } finally {
           await toolsListener.close();
           await toolsOnly.close();
+        }
+      });
+    });
+
+    context('when the server already holds maxListenStreams streams', () => {
+      it('refuses another with -32010 (503) until one ends', async () => {
+        const capped = new PhantomServer({ name: 'capped', version: '1', providers: [OnlyWatched], diagnostics: SILENT_DIAGNOSTICS, maxListenStreams: 1 });
+        const cappedListener = await capped.listen({ port: 0 });
+        try {
+          const first = await listen({ toolsListChanged: true }, cappedListener.url);
+          await first.next();
+          const refused = await call(cappedListener.url, 'subscriptions/listen', { _meta: meta(), notifications: { toolsListChanged: true } });
+          expect(refused.status).to.equal(503);
+          expect(refused.body.error).to.deep.include({ code: -32010, data: { maxListenStreams: 1 } });
+          first.close();
+          let again: Awaited<ReturnType<typeof listen>> | undefined;
+          for (let tries = 0; tries < 100 && again === undefined; tries += 1) {
+            const attempt = await listen({ toolsListChanged: true }, cappedListener.url);
+            if (attempt.response.headers.get('content-type') === 'text/event-stream') again = attempt;
+            else await new Promise((r) => setTimeout(r, 10));
+          }
+          expect((await again!.next()).method).to.equal('notifications/subscriptions/acknowledged');
+          again!.close();
+        } finally {
+          await cappedListener.close();
+          await capped.close();
+        }
+      });
+    });
+
+    context('when a stream asks for more resource URIs than maxSubscriptionsPerSession', () => {
+      it('refuses it with -32602 (400), naming the limit', async () => {
+        const capped = new PhantomServer({ name: 'capped', version: '1', providers: [OnlyWatched], diagnostics: SILENT_DIAGNOSTICS, maxSubscriptionsPerSession: 2 });
+        const cappedListener = await capped.listen({ port: 0 });
+        try {
+          const refused = await call(cappedListener.url, 'subscriptions/listen', { _meta: meta(), notifications: { resourceSubscriptions: ['w://1', 'w://2', 'w://3'] } });
+          expect(refused.status).to.equal(400);
+          expect(refused.body.error).to.deep.include({ code: -32602, data: { maxSubscriptionsPerSession: 2 } });
+        } finally {
+          await cappedListener.close();
+          await capped.close();
         }
       });
     });

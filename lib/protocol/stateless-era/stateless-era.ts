@@ -91,6 +91,10 @@ export interface StatelessOptions {
   /** How long a `requestState` stays valid (default 10 minutes). */
   readonly stateTtlMs?: number;
   readonly cache: CacheDefaults;
+  /** `subscriptions/listen` streams open at once on this node (default 10,000); more get -32010 (HTTP 503). */
+  readonly maxListenStreams?: number;
+  /** Resource URIs one listen stream may ask for (`maxSubscriptionsPerSession`, default 1,000); more get -32602. */
+  readonly maxSubscriptionsPerStream?: number;
 }
 
 /**
@@ -104,7 +108,12 @@ export class StatelessEra {
   private readonly states: RequestStateCodec;
   private readonly results: ResultDecorator;
 
+  private readonly maxListenStreams: number;
+  private readonly maxSubscriptionsPerStream: number;
+
   constructor(private readonly deps: StatelessEraDeps, options: StatelessOptions) {
+    this.maxListenStreams = options.maxListenStreams ?? 10_000;
+    this.maxSubscriptionsPerStream = options.maxSubscriptionsPerStream ?? 1000;
     this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
     this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache);
   }
@@ -205,6 +214,15 @@ export class StatelessEra {
     if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
       return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
     }
+    // A stream holds its filter for as long as it is open: neither may grow without bound.
+    const uris = (asked as JsonObject).resourceSubscriptions;
+    if (Array.isArray(uris) && uris.length > this.maxSubscriptionsPerStream) {
+      return refused('invalid-params', message.id, {
+        code: ErrorCode.InvalidParams,
+        message: `Too many resource subscriptions: a listen stream may ask for at most ${this.maxSubscriptionsPerStream}`,
+        data: { maxSubscriptionsPerSession: this.maxSubscriptionsPerStream },
+      });
+    }
     // Through the operation pipeline: its guards may refuse the stream, its interceptors see it whole.
     const outcome = await this.deps.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, facts));
     if ('error' in outcome) return servedError(message, outcome.error);
@@ -213,6 +231,10 @@ export class StatelessEra {
 
   /** The stream itself; its closing result, or `undefined` when the client went away. */
   private async stream(message: JsonRpcRequest, asked: JsonObject, facts: StatelessFacts): Promise<JsonObject | undefined> {
+    // Checked where the stream is added, with nothing awaited in between: the cap cannot be overrun.
+    if (this.deps.listeners.size >= this.maxListenStreams) {
+      throw new ProtocolError(ErrorCode.TooManyRequests, `Too many listen streams: this server holds at most ${this.maxListenStreams}; retry later`, { maxListenStreams: this.maxListenStreams });
+    }
     const filter = agreedFilter(asked, this.deps.counts());
     const tag = { [MetaKey.subscriptionId]: message.id };
     const deliver = (method: string, params: JsonObject) => {
@@ -237,7 +259,7 @@ function agreedFilter(asked: JsonObject, counts: FeatureCounts): ListenFilter {
     if (asked[flag] === true && counts[kind] > 0) filter[flag] = true;
   }
   if (Array.isArray(asked.resourceSubscriptions) && counts.resources > 0) {
-    filter.resourceSubscriptions = asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
+    filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string'))];
   }
   return filter;
 }

@@ -19,6 +19,7 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalKind, number>> = Object.free
   'rate-limited': 429,
   'missing-capability': 400,
   'too-many-sessions': 503,
+  'too-many-streams': 503,
   'server-closing': 503,
   'internal-error': 500,
 });

@@ -17,6 +17,7 @@ const EXPECTED = {
   'rate-limited': 429,
   'missing-capability': 400,
   'too-many-sessions': 503,
+  'too-many-streams': 503,
   'server-closing': 503,
   'internal-error': 500,
 } as const;
