@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { PhantomServer, Resource, SILENT_DIAGNOSTICS, type HttpListener, type VisibleItem } from '../../lib';
+import { PhantomServer, Resource, scopesVisibility, SILENT_DIAGNOSTICS, type AuthInfo, type HttpListener, type VisibleItem } from '../../lib';
 import { openSession, openSse, post } from './support/raw-http';
 import { connectHttp } from './support/sdk-clients';
 import { meta } from './support/stateless-client';
@@ -128,6 +128,37 @@ describe('hidden resources', () => {
         eve.close();
         ada.close();
       });
+    });
+  });
+
+  describe('resources/subscribe on a session whose token changed (the same subject, other scopes)', () => {
+    class Notes {
+      @Resource('notes://all', { description: 'Every note', scopes: ['notes:read'] })
+      all() { return 'notes'; }
+    }
+
+    /** An AuthInfo of one subject with the scopes the request names in x-scopes: a refreshed token of the same principal. */
+    const tokenOf = (scopes: string): AuthInfo => ({ subject: 'ada', issuer: 'https://as.example', scopes: scopes.split(' ').filter(Boolean), audience: [], claims: {} });
+    let scoped: PhantomServer;
+    let scopedUrl: string;
+
+    before(async () => {
+      scoped = new PhantomServer({ name: 'notes', version: '1', providers: [Notes], visible: scopesVisibility(), diagnostics: SILENT_DIAGNOSTICS });
+      scopedUrl = (await scoped.listen({ port: 0, authenticate: ({ headers }) => ({ allow: true, principal: tokenOf(String(headers['x-scopes'] ?? '')) }) })).url;
+    });
+    after(() => scoped.close());
+
+    const subscribe = (session: string, scopes: string) =>
+      post(scopedUrl, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'notes://all' } }, { 'x-scopes': scopes, 'mcp-session-id': session });
+
+    it('is decided by this request\'s token: allowed after a step-up to the scope', async () => {
+      const session = await openSession(scopedUrl, { 'x-scopes': '' });
+      expect((await subscribe(session, 'notes:read')).json).to.have.property('result');
+    });
+
+    it('is decided by this request\'s token: refused once the token no longer grants the scope', async () => {
+      const session = await openSession(scopedUrl, { 'x-scopes': 'notes:read' });
+      expect((await subscribe(session, '')).json).to.have.nested.property('error.code', -32002);
     });
   });
 });

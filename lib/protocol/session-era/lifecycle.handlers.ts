@@ -23,8 +23,10 @@ export interface LifecycleDeps {
  * A session-era method that reads or changes the session itself rather than the router. A change
  * is returned, not made: the engine applies it atomically in the store, so two requests changing
  * one session at once (on one node or on two) both count. A change may throw to refuse.
+ * `principal` is who sent this request: after a step-up (or a token with fewer scopes) it is not
+ * the session's first.
  */
-export type LifecycleHandler = (params: JsonObject, state: Readonly<SessionState>, deps: LifecycleDeps) => Promise<{ result: JsonObject; change?: SessionChange }>;
+export type LifecycleHandler = (params: JsonObject, state: Readonly<SessionState>, deps: LifecycleDeps, principal: unknown) => Promise<{ result: JsonObject; change?: SessionChange }>;
 
 /** One lifecycle method: what the operation pipeline calls it, and what it does. */
 export interface LifecycleMethod {
@@ -48,10 +50,10 @@ export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleMethod> = new Map<
     const level = params.level as LoggingLevel;
     return { result: EMPTY, change: (current) => (current.logLevel === level ? undefined : { ...current, logLevel: level }) };
   }),
-  lifecycle(Method.ResourcesSubscribe, 'subscription', async (params, state, { resources, maxSubscriptions }) => {
+  lifecycle(Method.ResourcesSubscribe, 'subscription', async (params, _state, { resources, maxSubscriptions }, principal) => {
     const uri = resources.resourceUri(params);
     // Hidden means unknown here too: subscribing answers as `resources/read` would.
-    if (!resources.canRead(uri, state.principal)) throw resourceNotFound(uri);
+    if (!resources.canRead(uri, principal)) throw resourceNotFound(uri);
     return {
       result: EMPTY,
       change: (current) => {

@@ -329,7 +329,7 @@ export class SessionEngine implements ChannelHost {
   /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
   private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange, principal: unknown): Promise<JsonRpcResponse> {
     const outcome = await this.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange, principal), async (params) => {
-      const { result, change } = await lifecycle.handle(params, state, this.lifecycle);
+      const { result, change } = await lifecycle.handle(params, state, this.lifecycle, principal);
       // A session that ended meanwhile stays ended: an update never brings it back.
       if (change) await this.store.update(state.id, change);
       return result;
