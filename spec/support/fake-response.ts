@@ -12,6 +12,9 @@ export class FakeResponse extends EventEmitter {
   headersSent = false;
   writableEnded = false;
   destroyed = false;
+  /** A client that stopped reading: what is written stays buffered (`writableLength` grows). */
+  stalled = false;
+  writableLength = 0;
 
   setHeader(name: string, value: string): this {
     this.headers[name.toLowerCase()] = value;
@@ -33,7 +36,8 @@ export class FakeResponse extends EventEmitter {
   write(chunk: string): boolean {
     if (this.writableEnded) throw new Error('write after end');
     this.chunks.push(chunk);
-    return true;
+    if (this.stalled) this.writableLength += Buffer.byteLength(chunk);
+    return !this.stalled;
   }
 
   end(chunk?: string): this {
@@ -42,6 +46,12 @@ export class FakeResponse extends EventEmitter {
       this.writableEnded = true;
       this.emit('close');
     }
+    return this;
+  }
+
+  /** Node's `destroy()`: the connection is dropped with what is buffered. */
+  destroy(): this {
+    this.hangUp();
     return this;
   }
 

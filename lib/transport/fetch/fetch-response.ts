@@ -11,6 +11,9 @@ const NO_BODY = new Set([101, 204, 205, 304]);
 
 const encoder = new TextEncoder();
 
+/** The body's queue is measured in bytes against this mark: `writableLength` is what lies beyond it. */
+const BODY_BUFFER = 64 * 1024;
+
 /**
  * What the HTTP transport writes, turned into a web `Response`: with its whole body when the
  * answer is ended before anything is flushed (JSON, a refusal), or with a streamed body from the
@@ -32,6 +35,18 @@ export class FetchResponse implements HttpResponseLike {
   private closed = false;
   private readonly closeListeners: Array<() => void> = [];
   private settle!: (response: Response) => void;
+
+  /** Bytes enqueued on the body that its reader has not taken yet. */
+  get writableLength(): number {
+    const free = this.controller?.desiredSize ?? BODY_BUFFER;
+    return Math.max(0, BODY_BUFFER - (free ?? 0));
+  }
+
+  /** As Node's `destroy()`: the body ends here and the client is treated as gone. */
+  destroy(): this {
+    this.hangUp();
+    return this;
+  }
 
   constructor(signal?: AbortSignal) {
     this.response = new Promise((resolve) => { this.settle = resolve; });
@@ -99,7 +114,7 @@ export class FetchResponse implements HttpResponseLike {
     const body = new ReadableStream<Uint8Array>({
       start: (started) => { controller = started; },
       cancel: () => this.hangUp(),
-    });
+    }, new ByteLengthQueuingStrategy({ highWaterMark: BODY_BUFFER }));
     this.controller = controller;
     this.answer(body);
     return controller;

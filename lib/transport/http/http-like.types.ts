@@ -24,6 +24,8 @@ export interface HttpResponseLike {
   readonly headersSent: boolean;
   readonly destroyed: boolean;
   readonly writableEnded: boolean;
+  /** Bytes written but not yet taken by the client (a client that stops reading makes it grow). */
+  readonly writableLength: number;
   setHeader(name: string, value: string): unknown;
   /** Headers as an object, or flat (`[name, value, ...]`, what the hot path builds). */
   writeHead(status: number, headers?: Readonly<Record<string, string>> | string[]): unknown;
@@ -32,4 +34,6 @@ export interface HttpResponseLike {
   write(chunk: string): unknown;
   end(chunk?: string): unknown;
   once(event: 'close', listener: () => void): unknown;
+  /** Drops the connection at once, with whatever is still buffered (emits `close`). */
+  destroy(): unknown;
 }

@@ -8,6 +8,7 @@ export const HTTP_DEFAULTS = Object.freeze({
   bodyTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   retryMs: 1000,
+  maxSseBufferBytes: 1024 * 1024,
   maxStreamsPerSession: 64,
   finishedStreamGraceMs: 30_000,
   undeliveredStreamTtlMs: 5 * 60_000,
@@ -50,6 +51,14 @@ export interface HttpOptions {
   readonly eventStore?: EventStore;
   /** The `retry` hint sent on SSE streams, in ms (default 1000). */
   readonly retryMs?: number;
+  /**
+   * Bytes an SSE connection may hold that its client has not read (default 1 MiB): a client that
+   * stops reading while a tool keeps sending has its connection dropped there, instead of the
+   * server buffering without end. A resumable stream's events are in the event store, so the
+   * client can come back with `Last-Event-ID`; a stateless-era call is cancelled, as when its
+   * client closes the stream.
+   */
+  readonly maxSseBufferBytes?: number;
   /**
    * SSE streams of one session kept resumable at once (default 64); beyond, the oldest ended
    * one is forgotten (a stream still going is never forgotten: each is a request running).

@@ -18,6 +18,8 @@ export interface PostHost {
   untrack(call: HttpWay, listen: boolean): void;
   /** A new SSE stream of a session (a POST exchange switching to SSE). */
   open(sessionId: string): SseStream;
+  /** Unread bytes a stateless-era SSE answer may hold before its connection is dropped. */
+  readonly maxSseBufferBytes: number;
 }
 
 /**
@@ -51,7 +53,7 @@ export class PostArrival implements Arrival {
 
   open(kind: CallKind, sessionId: string | undefined, id: RequestId | null): HttpWay | undefined {
     if (!this.host.accepting) return undefined;
-    const way = kind === 'stateless' || kind === 'listen' ? new StatelessExchange(this.res, this.cors, id as RequestId) : this.sessionWay(kind, sessionId as string, id);
+    const way = kind === 'stateless' || kind === 'listen' ? new StatelessExchange(this.res, this.cors, id as RequestId, this.host.maxSseBufferBytes) : this.sessionWay(kind, sessionId as string, id);
     this.listen = kind === 'listen';
     this.host.track(way, this.listen);
     this.way = way;

@@ -15,7 +15,14 @@ export class SseStream implements StreamRef {
   /** Told when the stream ends for good; `delivered` when a connection carried its last event. */
   onFinished?: (delivered: boolean) => void;
 
-  constructor(readonly id: string, readonly sessionId: string, private readonly store: EventStore, private readonly retryMs: number) {}
+  constructor(
+    readonly id: string,
+    readonly sessionId: string,
+    private readonly store: EventStore,
+    private readonly retryMs: number,
+    /** Unread bytes a connection may hold before it is dropped (`HttpOptions.maxSseBufferBytes`). */
+    private readonly maxBufferedBytes = Infinity,
+  ) {}
 
   get finished(): boolean {
     return this.ended;
@@ -94,6 +101,14 @@ export class SseStream implements StreamRef {
   }
 
   private write(chunk: string): void {
-    if (this.writer && !this.writer.writableEnded) this.writer.write(chunk);
+    const writer = this.writer;
+    if (!writer || writer.writableEnded) return;
+    writer.write(chunk);
+    // A client that stopped reading: drop its connection rather than buffer for it without end;
+    // what it missed is in the store, for `Last-Event-ID`.
+    if (writer.writableLength > this.maxBufferedBytes) {
+      this.writer = undefined;
+      writer.destroy();
+    }
   }
 }

@@ -18,7 +18,13 @@ export class StatelessExchange implements Exchange, HttpWay {
   /** Cancelled when the client closes the response stream before the response. */
   readonly cancellation = new Cancellation();
 
-  constructor(readonly res: HttpResponseLike, private readonly headers: Readonly<Record<string, string>>, private readonly id: RequestId) {
+  constructor(
+    readonly res: HttpResponseLike,
+    private readonly headers: Readonly<Record<string, string>>,
+    private readonly id: RequestId,
+    /** Unread bytes the connection may hold before it is dropped (`HttpOptions.maxSseBufferBytes`). */
+    private readonly maxBufferedBytes = Infinity,
+  ) {
     const closed = () => {
       if (!this.done) this.cancellation.cancel('the client closed the response stream');
     };
@@ -43,6 +49,8 @@ export class StatelessExchange implements Exchange, HttpWay {
       this.res.flushHeaders();
     }
     this.res.write(messageEvent(message));
+    // A client that stopped reading: the call ends as if it had closed the stream (no resumption in this era).
+    if (this.res.writableLength > this.maxBufferedBytes) this.res.destroy();
   }
 
   /** Closing gave up on the request: its handler is cancelled, and the client answered with `error` now. */

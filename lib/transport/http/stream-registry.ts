@@ -7,6 +7,8 @@ import { SseStream } from './sse-stream';
 /** How long streams stay resumable and how many a session keeps (`HttpOptions`; defaults in `HTTP_DEFAULTS`). */
 export interface StreamLimits {
   readonly retryMs: number;
+  /** `HttpOptions.maxSseBufferBytes`. */
+  readonly maxSseBufferBytes: number;
   readonly maxStreamsPerSession: number;
   readonly finishedStreamGraceMs: number;
   readonly undeliveredStreamTtlMs: number;
@@ -37,7 +39,7 @@ export class StreamRegistry {
 
   /** A new stream of a session (what a POST exchange opens when it switches to SSE). */
   open(sessionId: string): SseStream {
-    const stream = new SseStream(uniqueId(), sessionId, this.store, this.limits.retryMs);
+    const stream = new SseStream(uniqueId(), sessionId, this.store, this.limits.retryMs, this.limits.maxSseBufferBytes);
     this.live.set(stream.id, stream);
     let ids = this.resumable.get(sessionId);
     if (!ids) this.resumable.set(sessionId, (ids = new Set()));

@@ -41,6 +41,8 @@ export class StreamableHttpHandler implements PostHost {
   private readonly streams: StreamRegistry;
   private readonly gate: RequestGate<Verb>;
   private readonly bodyLimits: BodyLimits;
+  /** Unread bytes an SSE connection may hold (`maxSseBufferBytes`). */
+  readonly maxSseBufferBytes: number;
   /** Requests being answered, which closing waits for; `subscriptions/listen` streams apart (they never finish). */
   private readonly calls = new RunningCalls<HttpCall>();
   private readonly listens = new RunningCalls<HttpWay>();
@@ -51,6 +53,7 @@ export class StreamableHttpHandler implements PostHost {
 
   /** `declaredScopes`: the scopes the decorators declare now, listed in the protected-resource metadata. */
   constructor(private readonly core: Dispatcher, options: HttpOptions = {}, declaredScopes: () => readonly string[] = () => []) {
+    this.maxSseBufferBytes = options.maxSseBufferBytes ?? HTTP_DEFAULTS.maxSseBufferBytes;
     const { auth } = options;
     this.metadata = auth && new ProtectedResourceEndpoint(auth, declaredScopes);
     // Without `auth` there is no metadata to point to, and the scheme is the hook's: the bare
@@ -58,6 +61,7 @@ export class StreamableHttpHandler implements PostHost {
     this.scopeChallenge = auth ? (scopes) => auth.challenges.insufficientScope(scopes) : (scopes) => bearerChallenge({ error: 'insufficient_scope', scopes });
     this.streams = new StreamRegistry(options.eventStore ?? new InMemoryEventStore(), {
       retryMs: options.retryMs ?? HTTP_DEFAULTS.retryMs,
+      maxSseBufferBytes: this.maxSseBufferBytes,
       maxStreamsPerSession: options.maxStreamsPerSession ?? HTTP_DEFAULTS.maxStreamsPerSession,
       finishedStreamGraceMs: options.finishedStreamGraceMs ?? HTTP_DEFAULTS.finishedStreamGraceMs,
       undeliveredStreamTtlMs: options.undeliveredStreamTtlMs ?? HTTP_DEFAULTS.undeliveredStreamTtlMs,

@@ -45,7 +45,7 @@ describe('SessionEndpoint', () => {
   });
   beforeEach(() => {
     lifecycle = new FakeLifecycle();
-    streams = new StreamRegistry(new InMemoryEventStore(), { retryMs: 1000, maxStreamsPerSession: 4, finishedStreamGraceMs: 1, undeliveredStreamTtlMs: 1 }, () => undefined);
+    streams = new StreamRegistry(new InMemoryEventStore(), { retryMs: 1000, maxSseBufferBytes: 1 << 20, maxStreamsPerSession: 4, finishedStreamGraceMs: 1, undeliveredStreamTtlMs: 1 }, () => undefined);
     closing = false;
     endpoint = make();
   });

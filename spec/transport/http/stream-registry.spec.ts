@@ -3,7 +3,7 @@ import { InMemoryEventStore } from '../../../lib';
 import { StreamRegistry, type Schedule, type StreamLimits } from '../../../lib/transport/http/stream-registry';
 import { FakeResponse } from '../../support/fake-response';
 
-const LIMITS: StreamLimits = { retryMs: 1000, maxStreamsPerSession: 3, finishedStreamGraceMs: 30, undeliveredStreamTtlMs: 300 };
+const LIMITS: StreamLimits = { retryMs: 1000, maxSseBufferBytes: 1 << 20, maxStreamsPerSession: 3, finishedStreamGraceMs: 30, undeliveredStreamTtlMs: 300 };
 const SSE = { 'content-type': 'text/event-stream' };
 const note = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: 't', progress: n } });
 
