@@ -1,7 +1,8 @@
 import { Context } from '../context/context';
 import type { Diagnostics } from '../core/diagnostics';
-import { toErrorObject, type ErrorObject } from '../core/error-mapper';
-import { ProtocolError } from '../core/errors';
+import { resourceNotFound, toErrorObject, type ErrorObject } from '../core/error-mapper';
+import { InsufficientScopeError, ProtocolError } from '../core/errors';
+import { missingScopes } from '../core/auth-info';
 import type { Method } from '../core/methods';
 import type { JsonObject } from '../core/wire.types';
 import type { Constructor } from '../metadata/metadata-store';
@@ -77,11 +78,26 @@ export class Router {
   }
 
   /**
-   * Whether `principal` may know the resource `uri` (it exists and is visible to it), by the same
-   * rule as `resources/read`: what it may not read, it may not subscribe to or hear about either.
+   * Whether `principal` may know the resource `uri` (it exists, is visible to it, and its token has
+   * the scopes the resource declares), by the same rule as `resources/read`: what it may not read,
+   * it may not subscribe to or hear about either.
    */
   canRead(uri: string, principal: unknown): boolean {
-    return visibleResource(this.options.registry, this.options.visible, uri, principal) !== undefined;
+    return this.readRefusal(uri, principal) === undefined;
+  }
+
+  /**
+   * Why `principal` may not read `uri`, as `resources/read` would refuse it: unknown (not found,
+   * or hidden), or the scopes its token lacks (`InsufficientScopeError`, so a client can step up);
+   * `undefined` when it may.
+   */
+  readRefusal(uri: string, principal: unknown): Error | undefined {
+    const resolved = visibleResource(this.options.registry, this.options.visible, uri, principal);
+    if (!resolved) return resourceNotFound(uri);
+    const required = resolved.definition.scopes;
+    if (required.length === 0) return undefined;
+    const missing = missingScopes(principal, required);
+    return missing.length === 0 ? undefined : new InsufficientScopeError(required, missing, uri);
   }
 
   /** Answers one request. Whatever the input, the outcome is a result or an error object. */

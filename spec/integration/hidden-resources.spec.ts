@@ -161,4 +161,65 @@ describe('hidden resources', () => {
       expect((await subscribe(session, '')).json).to.have.nested.property('error.code', -32002);
     });
   });
+
+  describe('a resource that declares scopes, without a visibility rule', () => {
+    class Notes {
+      @Resource('notes://all', { description: 'Every note', scopes: ['notes:read'] })
+      all() { return 'notes'; }
+
+      @Resource('notes://public', { description: 'The public note' })
+      open() { return 'public'; }
+    }
+
+    const tokenOf = (scopes: string): AuthInfo => ({ subject: 'ada', issuer: 'https://as.example', scopes: scopes.split(' ').filter(Boolean), audience: [], claims: {} });
+    let scoped: PhantomServer;
+    let scopedUrl: string;
+
+    before(async () => {
+      scoped = new PhantomServer({ name: 'notes', version: '1', providers: [Notes], diagnostics: SILENT_DIAGNOSTICS });
+      scopedUrl = (await scoped.listen({ port: 0, authenticate: ({ headers }) => ({ allow: true, principal: tokenOf(String(headers['x-scopes'] ?? '')) }) })).url;
+    });
+    after(() => scoped.close());
+
+    it('refuses resources/subscribe without the scope as resources/read does: 403 insufficient_scope, naming it', async () => {
+      const session = await openSession(scopedUrl, { 'x-scopes': '' });
+      const reply = await post(scopedUrl, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'notes://all' } }, { 'x-scopes': '', 'mcp-session-id': session });
+      expect(reply.status).to.equal(403);
+      expect(reply.json).to.have.nested.property('error.code', -32003);
+      expect(reply.json.error.data.requiredScopes).to.deep.equal(['notes:read']);
+    });
+
+    it('tells a listen stream of the update only when its token may read the resource', async () => {
+      const heard = async (scopes: string) => {
+        const controller = new AbortController();
+        const response = await fetch(scopedUrl, {
+          method: 'POST',
+          signal: controller.signal,
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen', 'x-scopes': scopes },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 'l', method: 'subscriptions/listen', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }, notifications: { resourceSubscriptions: ['notes://all', 'notes://public'] } } }),
+        });
+        return { reader: response.body!.pipeThrough(new TextDecoderStream()).getReader(), close: () => controller.abort() };
+      };
+      const reader = await heard('notes:read');
+      const outsider = await heard('');
+      let readerText = '';
+      let outsiderText = '';
+      try {
+        // Both acknowledged before the update goes out.
+        while (!readerText.includes('acknowledged')) readerText += (await reader.reader.read()).value;
+        while (!outsiderText.includes('acknowledged')) outsiderText += (await outsider.reader.read()).value;
+        await scoped.resourceUpdated('notes://all');
+        await scoped.resourceUpdated('notes://public');
+        const PUBLIC = '"uri":"notes://public"';
+        while (!readerText.includes(PUBLIC)) readerText += (await reader.reader.read()).value;
+        while (!outsiderText.includes(PUBLIC)) outsiderText += (await outsider.reader.read()).value;
+        // In order: the reader heard both; the outsider only the resource it may read.
+        expect(readerText.indexOf('"uri":"notes://all"')).to.be.above(-1).and.below(readerText.indexOf(PUBLIC));
+        expect(outsiderText.slice(outsiderText.indexOf('acknowledged'))).not.to.include('"uri":"notes://all"');
+      } finally {
+        reader.close();
+        outsider.close();
+      }
+    });
+  });
 });

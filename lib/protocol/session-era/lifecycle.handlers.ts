@@ -1,4 +1,3 @@
-import { resourceNotFound } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
 import { Method } from '../../core/methods';
 import type { OperationInfo } from '../../router/router';
@@ -10,6 +9,8 @@ import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../../core/w
 export interface ResourceAccess {
   resourceUri(params: JsonObject): string;
   canRead(uri: string, principal: unknown): boolean;
+  /** Why `principal` may not read `uri` (unknown, or scopes missing), as `resources/read` refuses it. */
+  readRefusal(uri: string, principal: unknown): Error | undefined;
 }
 
 /** What the lifecycle methods need besides the session: the router's resource rules, and the session limits. */
@@ -53,7 +54,8 @@ export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleMethod> = new Map<
   lifecycle(Method.ResourcesSubscribe, 'subscription', async (params, _state, { resources, maxSubscriptions }, principal) => {
     const uri = resources.resourceUri(params);
     // Hidden means unknown here too: subscribing answers as `resources/read` would.
-    if (!resources.canRead(uri, principal)) throw resourceNotFound(uri);
+    const refusal = resources.readRefusal(uri, principal);
+    if (refusal) throw refusal;
     return {
       result: EMPTY,
       change: (current) => {

@@ -23,7 +23,7 @@ import { SessionChannel, type ChannelHost } from './session-channel';
 import { UrlElicitations } from './url-elicitations';
 
 /** What the session era asks of the router: its methods, the operation pipeline, the resource rules. */
-export type SessionRouter = Pick<Router, 'handles' | 'handle' | 'operate' | 'resourceUri' | 'canRead'>;
+export type SessionRouter = Pick<Router, 'handles' | 'handle' | 'operate' | 'resourceUri' | 'canRead' | 'readRefusal'>;
 
 /** What the session era is built from, handed in by the composition root. */
 export interface SessionEngineDeps {

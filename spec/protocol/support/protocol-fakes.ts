@@ -109,6 +109,10 @@ export class FakeRouter implements SessionRouter {
   canRead(): boolean {
     return true;
   }
+
+  readRefusal(): Error | undefined {
+    return undefined;
+  }
 }
 
 /** Tools most specs use: one that waits to be cancelled, one that asks the client to sample. */
