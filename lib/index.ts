@@ -68,7 +68,7 @@ export { bearerChallenge, type BearerChallenge } from './auth/bearer-challenge';
 export { protectedResourceMetadata, protectedResourceMetadataUrl, type ProtectedResourceMetadata, type ProtectedResourceMetadataInit } from './auth/protected-resource-metadata';
 export { TokenRejectedError, AuthorizationServerUnavailableError } from './auth/token-errors';
 export { scopesFromClaims, type ScopesOf } from './auth/auth-info.mapper';
-export { isAuthInfo, type AuthInfo } from './core/auth-info';
+export { isAuthInfo, principalIdentity, type AuthInfo } from './core/auth-info';
 export { InsufficientScopeError } from './core/errors';
 export { RequireScopes } from './decorators/require-scopes.decorator';
 export { ScopeGuard } from './router/pipeline/built-ins/scope.guard';

@@ -58,7 +58,11 @@ export function missingScopes(principal: unknown, required: readonly string[]): 
  * it is. The seam for binding sessions and `requestState`s to the subject rather than to one token.
  */
 export function principalIdentity(principal: unknown): unknown {
-  return isAuthInfo(principal) ? { issuer: principal.issuer, subject: principal.subject } : principal;
+  if (!isAuthInfo(principal)) return principal;
+  // A subject taken from `client_id` (a token without `sub`) names a client, not a user: a
+  // client whose id equals some user's `sub` must not pass for that user.
+  const named = typeof (principal.claims as { sub?: unknown } | undefined)?.sub === 'string';
+  return named ? { issuer: principal.issuer, subject: principal.subject } : { issuer: principal.issuer, client: principal.subject };
 }
 
 /**
