@@ -19,6 +19,10 @@ export interface LoadSample {
   readonly p99: number;
   /** Connection errors, timeouts and non-2xx answers; a sound run has none. */
   readonly failed: number;
+  /** Answers in the run (2xx). */
+  readonly answered: number;
+  /** The server's CPU time per answer, in microseconds, where /proc tells it. */
+  readonly cpuPerRequestUs?: number;
 }
 
 /**
@@ -59,5 +63,6 @@ export async function drive(prepared: Prepared, options: LoadOptions): Promise<L
     p50: result.latency.p50,
     p99: result.latency.p99,
     failed: result.errors + result.non2xx,
+    answered: result['2xx'],
   };
 }

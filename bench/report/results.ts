@@ -13,6 +13,8 @@ export interface RateFigures {
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
+  /** The server's CPU time per answer, in microseconds (median over the rounds), where /proc tells it. */
+  readonly cpuPerRequestUs?: number;
   /** Failed requests over all rounds (errors, timeouts, non-2xx); a sound run has 0. */
   readonly failed: number;
   readonly rounds: readonly LoadSample[];

@@ -1,6 +1,7 @@
 import type { Running } from '../contenders';
 import type { Call } from '../harness/dialects';
 import { drive, type LoadSample } from '../harness/load';
+import { cpuMicros } from '../harness/process-cpu';
 import type { Entrant } from '../harness/rounds';
 import { median } from '../harness/stats';
 import type { Timed } from '../plan';
@@ -16,9 +17,11 @@ export function loadEntrant(label: string, running: Running, call: Call, timed: 
   return {
     label,
     run: async ({ warm, onTick }) => {
+      const before = cpuMicros(running.server.pid);
       const sample = await drive(prepared, { connections, seconds: warm ? timed.warmupSeconds : timed.seconds, onTick });
+      const after = cpuMicros(running.server.pid);
       await running.server.settle();
-      return sample;
+      return withCpu(sample, before, after);
     },
   };
 }
@@ -54,9 +57,17 @@ export function sizedEntrant(label: string, running: Running, call: Call, timed:
   };
 }
 
+/** The server's CPU time over the run, per answer (what it cost to serve one, whatever the generator could do). */
+function withCpu(sample: LoadSample, before: number | undefined, after: number | undefined): LoadSample {
+  if (before === undefined || after === undefined || sample.answered === 0) return sample;
+  return { ...sample, cpuPerRequestUs: (after - before) / sample.answered };
+}
+
 export function rateFigures(rounds: readonly LoadSample[]): RateFigures {
+  const cpu = rounds.map((s) => s.cpuPerRequestUs).filter((us): us is number => us !== undefined);
   return {
     rps: median(rounds.map((s) => s.rps)),
+    ...(cpu.length === rounds.length && cpu.length > 0 ? { cpuPerRequestUs: median(cpu) } : {}),
     p50: median(rounds.map((s) => s.p50)),
     p99: median(rounds.map((s) => s.p99)),
     failed: rounds.reduce((sum, s) => sum + s.failed, 0),
@@ -65,5 +76,6 @@ export function rateFigures(rounds: readonly LoadSample[]): RateFigures {
 }
 
 export function showRate(sample: LoadSample): string {
-  return `${rate(sample.rps)}/s p99 ${millis(sample.p99)}${sample.failed ? ` (${sample.failed} failed)` : ''}`;
+  const cpu = sample.cpuPerRequestUs === undefined ? '' : ` ${Math.round(sample.cpuPerRequestUs)} us CPU/req`;
+  return `${rate(sample.rps)}/s p99 ${millis(sample.p99)}${cpu}${sample.failed ? ` (${sample.failed} failed)` : ''}`;
 }

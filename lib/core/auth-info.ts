@@ -59,10 +59,20 @@ export function missingScopes(principal: unknown, required: readonly string[]): 
  */
 export function principalIdentity(principal: unknown): unknown {
   if (!isAuthInfo(principal)) return principal;
-  // A subject taken from `client_id` (a token without `sub`) names a client, not a user: a
-  // client whose id equals some user's `sub` must not pass for that user.
-  const named = typeof (principal.claims as { sub?: unknown } | undefined)?.sub === 'string';
-  return named ? { issuer: principal.issuer, subject: principal.subject } : { issuer: principal.issuer, client: principal.subject };
+  return namesUser(principal) ? { issuer: principal.issuer, subject: principal.subject } : { issuer: principal.issuer, client: principal.subject };
+}
+
+/** Whether two `AuthInfo`s speak for the same principal: `principalIdentity` without building it (every request of a session asks). */
+export function sameAuthIdentity(a: AuthInfo, b: AuthInfo): boolean {
+  return a.issuer === b.issuer && a.subject === b.subject && namesUser(a) === namesUser(b);
+}
+
+/**
+ * A subject taken from `client_id` (a token without `sub`) names a client, not a user: a client
+ * whose id equals some user's `sub` must not pass for that user.
+ */
+function namesUser(info: AuthInfo): boolean {
+  return typeof (info.claims as { sub?: unknown }).sub === 'string';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { principalIdentity } from '../core/auth-info';
+import { isAuthInfo, principalIdentity, sameAuthIdentity } from '../core/auth-info';
 import { canonicalJson } from '../core/canonical-json';
 
 /**
@@ -28,6 +28,7 @@ export function isPlainData(value: unknown, depth = 0): boolean {
  */
 export function samePrincipal(owner: unknown, caller: unknown): boolean {
   if (owner === caller) return true;
+  if (isAuthInfo(owner) && isAuthInfo(caller)) return sameAuthIdentity(owner, caller);
   return identityKey(owner) === identityKey(caller);
 }
 

@@ -40,6 +40,23 @@ describe('principal', () => {
   });
 
   describe('samePrincipal', () => {
+    context('when both are AuthInfo', () => {
+      const info = (claims: Record<string, unknown>, subject: string, extra: Record<string, unknown> = {}) => ({
+        subject, issuer: 'https://as.example', scopes: [] as string[], audience: ['https://mcp.example'], claims, ...extra,
+      });
+
+      it('takes a refreshed token of the same subject for the same principal', () => {
+        expect(samePrincipal(info({ sub: 'ada', jti: '1' }, 'ada', { expiresAt: 1 }), info({ sub: 'ada', jti: '2' }, 'ada', { expiresAt: 2, scopes: ['x'] }))).to.equal(true);
+      });
+
+      it('keeps another subject, another issuer, and a client named like a user apart', () => {
+        const ada = info({ sub: 'ada' }, 'ada');
+        expect(samePrincipal(ada, info({ sub: 'bob' }, 'bob'))).to.equal(false);
+        expect(samePrincipal(ada, info({ sub: 'ada' }, 'ada', { issuer: 'https://other.example' }))).to.equal(false);
+        expect(samePrincipal(ada, info({ client_id: 'ada' }, 'ada', { clientId: 'ada' }))).to.equal(false);
+      });
+    });
+
     context('when the principals are equal data', () => {
       it('says they are the same, whatever the order of their keys', () => {
         expect(samePrincipal({ sub: 'ada', org: { id: 7, name: 'x' } }, { org: { name: 'x', id: 7 }, sub: 'ada' })).to.equal(true);
