@@ -22,8 +22,11 @@ export interface HttpContender {
   readonly script: string;
   readonly args: (served: Served) => string[];
   readonly dialect: Dialect;
-  /** Every request carries a bearer token of the bench's own issuer, which the server verifies. */
-  readonly bearer?: boolean;
+  /**
+   * Every request carries a bearer token of the bench's own issuer, which the server verifies;
+   * the token's cost is measured against the named contender, the same server without a token.
+   */
+  readonly bearer?: { readonly against: HttpContenderId };
 }
 
 const registryArgs = ({ tools, templates }: Served) => ['--tools', String(tools), '--templates', String(templates)];
@@ -38,7 +41,7 @@ export const HTTP_CONTENDERS: readonly HttpContender[] = [
     args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
   },
   {
-    id: 'phantom-session-auth', label: 'phantom session era, bearer JWT', script: 'phantom.server', dialect: SESSION_ERA, bearer: true,
+    id: 'phantom-session-auth', label: 'phantom session era, bearer JWT', script: 'phantom.server', dialect: SESSION_ERA, bearer: { against: 'phantom-session' },
     args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
   },
   {
@@ -46,7 +49,7 @@ export const HTTP_CONTENDERS: readonly HttpContender[] = [
     args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
   },
   {
-    id: 'phantom-stateless-auth', label: 'phantom stateless era, bearer JWT', script: 'phantom.server', dialect: STATELESS_ERA, bearer: true,
+    id: 'phantom-stateless-auth', label: 'phantom stateless era, bearer JWT', script: 'phantom.server', dialect: STATELESS_ERA, bearer: { against: 'phantom-stateless' },
     args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],
   },
 ];

@@ -23,7 +23,14 @@ const USAGE = `npm run bench [-- options]
 
 /** The suites in the order they run; each fills its part of the results. */
 const SUITES: readonly { readonly name: string; run(ctx: SuiteContext, results: BenchResults): Promise<void> }[] = [
-  { name: 'throughput', run: async (ctx, r) => void (r.throughput = await throughputSuite(ctx)) },
+  {
+    name: 'throughput',
+    run: async (ctx, r) => {
+      const { figures, tokenCost } = await throughputSuite(ctx);
+      r.throughput = figures;
+      r.tokenCost = tokenCost;
+    },
+  },
   { name: 'scale', run: async (ctx, r) => void (r.scale = await scaleSuite(ctx)) },
   { name: 'memory', run: async (ctx, r) => void (r.memory = await memorySuite(ctx)) },
   { name: 'startup', run: async (ctx, r) => void (r.startup = await startupSuite(ctx)) },

@@ -3,7 +3,8 @@ export interface Plan {
   readonly name: 'full' | 'quick';
   /** Connections the load generator keeps open, each with one request in flight. */
   readonly connections: number;
-  readonly throughput: Timed;
+  /** The rounds of every contender, then the token's cost in alternating slices (`suites/token-cost.ts`). */
+  readonly throughput: Timed & { readonly tokenSlices: number; readonly tokenSliceSeconds: number };
   readonly scale: Timed & { readonly sizes: readonly number[] };
   readonly memory: { readonly rounds: number; readonly sessions: readonly number[] };
   readonly startup: { readonly rounds: number; readonly tools: number };
@@ -20,7 +21,7 @@ export interface Timed {
 export const FULL: Plan = {
   name: 'full',
   connections: 50,
-  throughput: { rounds: 5, seconds: 5, warmupSeconds: 3 },
+  throughput: { rounds: 5, seconds: 5, warmupSeconds: 3, tokenSlices: 10, tokenSliceSeconds: 1 },
   scale: { rounds: 5, seconds: 1, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
   memory: { rounds: 3, sessions: [1_000, 10_000] },
   startup: { rounds: 5, tools: 1_000 },
@@ -34,7 +35,7 @@ export const FULL: Plan = {
 export const QUICK: Plan = {
   name: 'quick',
   connections: 50,
-  throughput: { rounds: 1, seconds: 1.5, warmupSeconds: 0.5 },
+  throughput: { rounds: 1, seconds: 1.5, warmupSeconds: 0.5, tokenSlices: 6, tokenSliceSeconds: 0.4 },
   scale: { rounds: 1, seconds: 0.5, warmupSeconds: 0.3, sizes: [10, 1_000] },
   memory: { rounds: 1, sessions: [1_000] },
   startup: { rounds: 1, tools: 1_000 },

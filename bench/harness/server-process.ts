@@ -87,6 +87,11 @@ export class ServerProcess {
   }
 
   /** Resolves once the contender has finished every request it still holds, and collected its garbage. */
+  /** Waits until the contender has answered every request in hand. */
+  drain(): Promise<void> {
+    return this.ask('drain') as Promise<void>;
+  }
+
   settle(): Promise<void> {
     return this.ask('settle') as Promise<void>;
   }

@@ -20,6 +20,15 @@ export interface RateFigures {
   readonly rounds: readonly LoadSample[];
 }
 
+/** The server CPU per call without a bearer token and with one, added up over alternating slices. */
+export interface TokenCost {
+  readonly withoutUs: number;
+  readonly withUs: number;
+  /** Slices of each side, and how long each ran. */
+  readonly slices: number;
+  readonly sliceSeconds: number;
+}
+
 export interface SessionMemory {
   readonly sessions: number;
   /** Bytes per idle session, after a full collection, over the process's own baseline. */
@@ -62,6 +71,8 @@ export interface BenchResults {
   elapsedSeconds: number;
   readonly connections: number;
   throughput?: Partial<Record<HttpContenderId, Measured<RateFigures>>>;
+  /** By the era's contender without a token (`phantom-session`, `phantom-stateless`). */
+  tokenCost?: Partial<Record<HttpContenderId, TokenCost>>;
   memory?: Partial<Record<'phantom-session' | 'sdk-stateful', Measured<{ readonly bySessions: readonly SessionMemory[] }>>>;
   scale?: {
     readonly sizes: readonly number[];

@@ -1,15 +1,30 @@
+import { availableParallelism } from 'node:os';
+import { affinityOf, pin } from '../harness/affinity';
 import { HTTP_CONTENDERS, launch, type HttpContender, type HttpContenderId, type Running } from '../contenders';
 import { CALLS } from '../harness/dialects';
 import { everyEntrant, interleave } from '../harness/rounds';
 import { firstLine } from '../report/format';
-import type { Measured, RateFigures } from '../report/results';
+import type { Measured, RateFigures, TokenCost } from '../report/results';
 import { loadEntrant, rateFigures, showRate } from './load-entrant';
 import type { SuiteContext } from './suite-context';
+import { tokenCost } from './token-cost';
 
-/** `tools/call` of the echo tool: throughput and latency of every HTTP contender, side by side. */
-export async function throughputSuite({ plan, progress, profiling }: SuiteContext): Promise<Partial<Record<HttpContenderId, Measured<RateFigures>>>> {
+/** Where taskset exists, the load generator (this process) runs on one core and every server on the other. */
+const GENERATOR_CPU = '0';
+const SERVER_CPU = '1';
+
+/**
+ * `tools/call` of the echo tool: throughput and latency of every HTTP contender, side by side.
+ * The generator and the server each get a core of their own where the machine has two and
+ * taskset is there: left to the scheduler, they share a core in some rounds and not in others,
+ * which moves a server's CPU time per call by a third from round to round.
+ */
+export async function throughputSuite({ plan, progress, profiling }: SuiteContext): Promise<ThroughputResults> {
   const out: Partial<Record<HttpContenderId, Measured<RateFigures>>> = {};
+  const costs: Partial<Record<HttpContenderId, TokenCost>> = {};
   const running: [HttpContender, Running][] = [];
+  const ownAffinity = affinityOf(process.pid);
+  const pinned = ownAffinity !== undefined && availableParallelism() >= 2 && pin(process.pid, GENERATOR_CPU);
   try {
     for (const contender of HTTP_CONTENDERS) {
       progress.status(`throughput: starting ${contender.label}…`);
@@ -18,14 +33,31 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
         out[contender.id] = started;
         progress.line(`throughput: ${contender.label} is unavailable: ${firstLine(started.unavailable)}`);
       } else {
+        if (pinned) pin(started.server.pid, SERVER_CPU);
         running.push([contender, started]);
       }
     }
     const entrants = running.map(([contender, r]) => loadEntrant(contender.label, r, CALLS.echo, plan.throughput, plan.connections));
     const samples = await interleave('throughput', entrants, { rounds: plan.throughput.rounds, warmup: true }, progress, everyEntrant(showRate));
     running.forEach(([contender], i) => (out[contender.id] = rateFigures(samples[i])));
+    const { tokenSlices: slices, tokenSliceSeconds: sliceSeconds } = plan.throughput;
+    for (const [contender, authed] of running) {
+      const plain = contender.bearer && running.find(([c]) => c.id === contender.bearer!.against)?.[1];
+      if (!plain) continue;
+      progress.status(`throughput: the token's cost, ${contender.label}, ${slices} slices of each…`);
+      const cost = await tokenCost(plain, authed, CALLS.echo, { slices, sliceSeconds }, plan.connections);
+      if (!cost) continue;
+      costs[contender.bearer!.against] = cost;
+      progress.line(`throughput: ${contender.label}: ${Math.round(cost.withUs)} us of server CPU per call vs ${Math.round(cost.withoutUs)} us without, over ${slices} alternating slices of each`);
+    }
   } finally {
     await Promise.all(running.map(([, r]) => r.server.stop()));
+    if (pinned) pin(process.pid, ownAffinity);
   }
-  return out;
+  return { figures: out, tokenCost: costs };
+}
+
+export interface ThroughputResults {
+  readonly figures: Partial<Record<HttpContenderId, Measured<RateFigures>>>;
+  readonly tokenCost: Partial<Record<HttpContenderId, TokenCost>>;
 }

@@ -9,20 +9,21 @@ describe('TokenCache', () => {
   describe('#keyOf', () => {
     it('keys a short token by itself, so a cached call pays no hash', () => {
       const cache = new TokenCache<string>(10, clock);
-      expect(cache.keyOf('abc.def.ghi')).to.equal('t:abc.def.ghi');
+      expect(cache.keyOf('abc.def.ghi')).to.equal('abc.def.ghi');
     });
 
     it('keys a long token by its SHA-256, so memory stays bounded by the entry count', () => {
       const cache = new TokenCache<string>(10, clock);
       const key = cache.keyOf('x'.repeat(HASHED_FROM));
-      expect(key).to.have.length(43);
+      expect(key).to.match(/^#[A-Za-z0-9_-]{43}$/);
       expect(key).not.to.include('x'.repeat(50));
     });
 
-    it('never gives a short token the key of a long one (a raw key is prefixed, a hash is not)', () => {
+    it('never gives a short token the key of a long one (a hashed key holds a character no bearer token does)', () => {
       const cache = new TokenCache<string>(10, clock);
       const hashed = cache.keyOf('y'.repeat(HASHED_FROM + 1));
-      expect(cache.keyOf(hashed)).not.to.equal(hashed);
+      expect(hashed.slice(1)).to.match(/^[A-Za-z0-9\-._~+/]+=*$/, 'the hash alone would be a valid b64token');
+      expect(cache.keyOf(hashed.slice(1))).not.to.equal(hashed);
     });
   });
 
@@ -34,6 +35,17 @@ describe('TokenCache', () => {
       now = 2_000;
       expect(cache.get(cache.keyOf('a'))).to.equal(undefined);
       expect(cache.size).to.equal(0);
+    });
+
+    it('keeps a token in use every so often, however many others come and go', () => {
+      const cache = new TokenCache<string>(8, clock);
+      cache.set('busy', 'B', 9_000);
+      for (let i = 0; i < 100; i++) {
+        cache.set(`other-${i}`, 'O', 9_000);
+        if (i % 3 === 0) expect(cache.get('busy'), `after ${i} others`).to.equal('B');
+      }
+      expect(cache.size).to.equal(8);
+      expect(cache.get('other-0')).to.equal(undefined);
     });
 
     it('forgets the least recently used entry first when full', () => {
