@@ -29,6 +29,13 @@ module.exports = {
       to: { path: '^lib/', pathNot: [folder('core'), '^lib/protocol/seams/'] },
     },
     {
+      name: 'cluster-implements-the-seams-only',
+      comment: 'cluster/ (Redis) implements the seams of protocol/seams/ on core types: it never reaches the protocol engines, the router or a transport, so a replica shares state through the seams alone.',
+      severity: 'error',
+      from: { path: folder('cluster') },
+      to: { path: '^lib/', pathNot: [folder('core'), '^lib/protocol/seams/', folder('cluster')] },
+    },
+    {
       name: 'transport-is-framing-only',
       comment: 'A transport frames messages and guards connections; it never reaches the router, the definitions, schemas or decorators.',
       severity: 'error',

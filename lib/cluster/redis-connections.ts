@@ -1,0 +1,142 @@
+import type { Redis, RedisOptions } from 'ioredis';
+import { PhantomError } from '../core/errors';
+import { RedisChannels } from './redis-channels';
+
+/** Where the Redis is and how keys are named. */
+export interface RedisSettings {
+  /** `redis://[user:password@]host:port/db` or `rediss://` for TLS (default `redis://127.0.0.1:6379`). */
+  readonly url?: string;
+  /**
+   * ioredis options, for what a URL cannot say (TLS files, Sentinel: `sentinels` and `name`).
+   * Merged over the URL's settings.
+   */
+  readonly options?: RedisOptions;
+  /** Put before every key and channel, so that several servers can share one Redis (default `phantom:`). */
+  readonly keyPrefix?: string;
+  /** How long `open()` waits for Redis to answer before it fails, in ms (default 5 s). */
+  readonly connectTimeoutMs?: number;
+}
+
+export const DEFAULT_KEY_PREFIX = 'phantom:';
+const DEFAULT_URL = 'redis://127.0.0.1:6379';
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+type RedisConstructor = new (url: string, options: RedisOptions) => Redis;
+
+/**
+ * The connections one server keeps to Redis: one for commands, and one for subscriptions (a
+ * connection that subscribes can run nothing else), made on first use. Both reconnect by
+ * themselves after Redis restarts; commands sent meanwhile fail at once rather than queue, so
+ * that a request fails with a clear error instead of hanging.
+ */
+export class RedisConnections {
+  readonly prefix: string;
+  private commandClient?: Redis;
+  private subscriberClient?: Redis;
+  private channelTable?: RedisChannels;
+  private readonly url: string;
+  private readonly connectTimeoutMs: number;
+
+  constructor(private readonly settings: RedisSettings = {}) {
+    this.prefix = settings.keyPrefix ?? DEFAULT_KEY_PREFIX;
+    this.url = settings.url ?? DEFAULT_URL;
+    this.connectTimeoutMs = settings.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  }
+
+  /** The connection for commands. */
+  get commands(): Redis {
+    return (this.commandClient ??= this.client());
+  }
+
+  /** The connection for SUBSCRIBE and its messages. */
+  get subscriber(): Redis {
+    return (this.subscriberClient ??= this.client());
+  }
+
+  /** The channels of the subscriber connection, shared by the stores and the bus. */
+  get channels(): RedisChannels {
+    return (this.channelTable ??= new RedisChannels(this.subscriber));
+  }
+
+  /** Connects both, or fails naming the address and the cause. */
+  async open(): Promise<void> {
+    try {
+      await Promise.all([this.connect(this.commands), this.connect(this.subscriber)]);
+    } catch (error) {
+      await this.close();
+      throw new PhantomError('redis_unavailable', `Redis at ${redactedUrl(this.url)} cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Whether the command connection is up and Redis answers. */
+  async ready(): Promise<boolean> {
+    if (this.commandClient?.status !== 'ready') return false;
+    try {
+      return (await this.commandClient.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    const clients = [this.commandClient, this.subscriberClient].filter((c): c is Redis => c !== undefined);
+    this.commandClient = this.subscriberClient = undefined;
+    this.channelTable = undefined;
+    await Promise.all(clients.map(async (client) => {
+      try {
+        await client.quit();
+      } catch {
+        client.disconnect();
+      }
+    }));
+  }
+
+  private client(): Redis {
+    const Client = loadIoredis();
+    const client = new Client(this.url, {
+      lazyConnect: true,
+      // Fail a command at once while disconnected instead of queueing it for as long as Redis is
+      // down: a request fails with a clear error, and the client reconnects in the background.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2_000),
+      ...this.settings.options,
+    });
+    // Errors also reach the callers of the failed commands; unhandled, they would crash the process.
+    client.on('error', () => undefined);
+    return client;
+  }
+
+  private async connect(client: Redis): Promise<void> {
+    if (client.status === 'ready') return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.connectTimeoutMs} ms`)), this.connectTimeoutMs);
+    });
+    try {
+      await Promise.race([client.status === 'wait' ? client.connect() : new Promise<void>((resolve) => client.once('ready', () => resolve())), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function loadIoredis(): RedisConstructor {
+  try {
+    // An optional peer dependency: only a server configured for Redis needs it installed.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('ioredis') as { default: RedisConstructor }).default;
+  } catch (error) {
+    throw new PhantomError('redis_client_missing', `redis(): the ioredis package is not installed (npm install ioredis): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an invalid URL)';
+  }
+}

@@ -1,0 +1,33 @@
+import type { EventStore } from './event-store';
+import type { SessionBus } from './session-bus';
+import type { SessionStore } from './session-store';
+
+/** What the server tells a shared backend about the sessions it builds a store for. */
+export interface SessionStoreSettings {
+  /** Idle time after which a session expires. */
+  readonly idleMs: number;
+  /** Whether this node has a request of the session running (such a session never expires). */
+  readonly isBusy: (id: string) => boolean;
+  /**
+   * The sessions with a request running on this node. A shared store cannot ask the other nodes
+   * whether a session is busy, so each node keeps its busy sessions alive itself.
+   */
+  readonly busySessions: () => Iterable<string>;
+}
+
+/**
+ * One backend for everything replicas share: the session store, the SSE event store and the
+ * session bus, built on one set of connections (`redis()` is one). Given to the server as its
+ * `store` option; the server opens it before it serves, closes it when it closes, and reports
+ * it in readiness.
+ */
+export interface SharedStores {
+  /** Connects; rejects with a clear error when the backend cannot be reached. */
+  open(): Promise<void>;
+  sessions(settings: SessionStoreSettings): SessionStore;
+  events(): EventStore;
+  bus(): SessionBus;
+  /** Whether the backend answers now (readiness). */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
