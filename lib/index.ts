@@ -50,6 +50,7 @@ export {
   InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,
 } from './protocol/seams/event-store';
 export { InMemorySessionStore, type InMemorySessionStoreOptions, type SessionChange, type SessionStore } from './protocol/seams/session-store';
+export type { SessionStoreSettings, SharedStores } from './protocol/seams/shared-stores';
 export { InProcessSessionBus, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/seams/session-bus';
 export type { SessionState } from './protocol/seams/session-state';
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';

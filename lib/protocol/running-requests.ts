@@ -51,6 +51,11 @@ export class RunningRequests {
     return this.scopes.has(scope);
   }
 
+  /** The scopes with a request running (a shared session store keeps these sessions alive). */
+  busyScopes(): IterableIterator<string> {
+    return this.scopes.keys();
+  }
+
   /** Cancels every request of a scope that ended (a session, a pipe). */
   cancelScope(scope: string, reason: unknown = 'session ended'): void {
     const running = this.scopes.get(scope);

@@ -16,6 +16,8 @@ import { DefinitionError } from '../core/errors';
 import type { MessageTransport } from '../transport/pipe/message-transport';
 import { StreamConnection } from '../transport/pipe/stream-connection';
 import type { HttpOptions, ListenOptions } from '../transport/http/http-options';
+import type { EventStore } from '../protocol/seams/event-store';
+import type { SharedStores } from '../protocol/seams/shared-stores';
 import { StreamableHttpHandler } from '../transport/http/streamable-http.handler';
 import { listenHttp, type HttpListener } from '../transport/http/http-listener';
 import { fetchHandlerOf, type FetchHandler } from '../transport/fetch/fetch-handler';
@@ -45,6 +47,9 @@ export class PhantomServer {
   readonly diagnostics: Diagnostics;
 
   constructor(private readonly options: PhantomServerOptions) {
+    if (options.store && (options.sessionStore || options.bus)) {
+      throw new PhantomError('store_conflict', 'PhantomServer options: store (what replicas share) brings its own session store and bus; set either store, or sessionStore and bus, not both');
+    }
     this.info = Object.freeze(definedOnly({
       name: options.name, version: options.version, title: options.title, icons: options.icons, websiteUrl: options.websiteUrl,
     }));
@@ -139,6 +144,7 @@ export class PhantomServer {
    * await server.connect(new StdioTransport());
    */
   async connect(transport: MessageTransport, principal?: unknown): Promise<StreamConnection> {
+    await this.start();
     const connection = new StreamConnection(this.protocol.dispatcher, transport, principal, { shutdownTimeoutMs: this.options.shutdownTimeoutMs });
     this.serving(connection);
     void connection.done.then(() => this.running.delete(connection));
@@ -151,7 +157,8 @@ export class PhantomServer {
    * Its `close()` drains it gracefully (see Shutting down in the README); `server.close()` closes it too.
    */
   httpHandler(options: HttpOptions = {}): StreamableHttpHandler {
-    return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...options }, () => this.declaredScopes()));
+    const defaults = { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...(this.options.store ? { eventStore: this.sharedEvents() } : {}) };
+    return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { ...defaults, ...options }, () => this.declaredScopes()));
   }
 
   /**
@@ -175,7 +182,22 @@ export class PhantomServer {
    * const { url } = await server.listen({ port: 3000 });
    */
   async listen(options: ListenOptions = {}): Promise<HttpListener> {
-    return this.serving(await listenHttp(this.httpHandler(options), options));
+    await this.start();
+    return this.serving(await listenHttp(this.httpHandler(options), withStoreReadiness(options, this.options.store)));
+  }
+
+  /**
+   * Opens what the server shares with other replicas (the `store` option), once: rejects with a
+   * clear error when it cannot be reached. `listen()` and `connect()` call it; a server mounted
+   * with `httpHandler()` or `fetchHandler()` should await it before taking requests (until it
+   * has, the first requests wait for the connection). Without a `store`, there is nothing to open.
+   *
+   * @example
+   * await server.start(); // fails here, at start-up, if Redis is down
+   * app.all('/mcp', (req, res) => mcp.handle(req, res));
+   */
+  start(): Promise<void> {
+    return (this.opening ??= this.options.store?.open() ?? Promise.resolve());
   }
 
   /** Tells every client subscribed to `uri` that it changed (on every node, over the session bus). */
@@ -226,7 +248,14 @@ export class PhantomServer {
     return this.router.handle(method, params, ctx);
   }
 
+  /** The one event store of every handler of this server, when replicas share one. */
+  private sharedEvents(): EventStore {
+    return (this.events ??= this.options.store!.events());
+  }
+
   private composed?: Protocol;
+  private opening?: Promise<void>;
+  private events?: EventStore;
   private readonly running = new Set<{ close(): Promise<void> }>();
   private closing?: Promise<void>;
 
@@ -234,6 +263,14 @@ export class PhantomServer {
   private readonly instances: InstanceSource;
 
   private readonly resolve = (cls: Constructor): object => this.instances.resolve(cls);
+}
+
+/** The listener's readiness checks, with the shared store's first: not ready while it cannot be reached. */
+function withStoreReadiness(options: ListenOptions, store: SharedStores | undefined): ListenOptions {
+  if (!store || options.health === false) return options;
+  const own = options.health?.ready;
+  const checks = own === undefined ? [] : typeof own === 'function' ? [own] : [...own];
+  return { ...options, health: { ...options.health, ready: [() => store.ready(), ...checks] } };
 }
 
 /** 8 KiB: far beyond any real resource URI, small enough that matching one costs nothing. */

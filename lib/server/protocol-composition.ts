@@ -9,7 +9,7 @@ import { InProcessSessionBus, type SessionBus } from '../protocol/seams/session-
 import { RunningRequests } from '../protocol/running-requests';
 import type { ServerIdentity } from '../protocol/server-identity';
 import { SessionEngine } from '../protocol/session-era/session-engine';
-import { InMemorySessionStore, type SessionStore } from '../protocol/seams/session-store';
+import { DEFAULT_SESSION_IDLE_MS, InMemorySessionStore, type SessionStore } from '../protocol/seams/session-store';
 import { DEFAULT_CACHE, StatelessEra } from '../protocol/stateless-era/stateless-era';
 import type { PhantomServerOptions } from './server-options';
 
@@ -38,8 +38,12 @@ export interface ProtocolParts {
 export function composeProtocol({ registry, router, identity, diagnostics, options }: ProtocolParts): Protocol {
   const visible: Visibility | undefined = options.visible;
   const running = new RunningRequests();
-  const store: SessionStore = options.sessionStore ?? new InMemorySessionStore({ idleMs: options.sessionIdleMs, isBusy: (id) => running.busy(id) });
-  const bus: SessionBus = options.bus ?? new InProcessSessionBus();
+  const isBusy = (id: string) => running.busy(id);
+  const shared = options.store;
+  const store: SessionStore = options.sessionStore
+    ?? shared?.sessions({ idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, isBusy, busySessions: () => running.busyScopes() })
+    ?? new InMemorySessionStore({ idleMs: options.sessionIdleMs, isBusy });
+  const bus: SessionBus = options.bus ?? shared?.bus() ?? new InProcessSessionBus();
   const counts = () => registry.counts;
   const events = new ServerEvents({
     bus,
@@ -86,6 +90,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
       await engine.close();
       await store.close();
       await bus.close();
+      await shared?.close();
     },
   };
 }

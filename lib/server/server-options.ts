@@ -4,6 +4,7 @@ import type { Resolve } from './resolved-instance-source';
 import type { Diagnostics, WarningRateLimit } from '../core/diagnostics';
 import type { SessionStore } from '../protocol/seams/session-store';
 import type { SessionBus } from '../protocol/seams/session-bus';
+import type { SharedStores } from '../protocol/seams/shared-stores';
 import type { Visibility } from '../router/visibility';
 import type { TelemetryOptions } from '../router/pipeline/built-ins/telemetry.interceptor';
 import type { CacheHint } from '../metadata/cache-hint';
@@ -68,6 +69,14 @@ export interface PhantomServerOptions {
    * `resources/subscribe`, `resources/unsubscribe` and completion refs; longer ones get -32602.
    */
   readonly maxUriLength?: number;
+  /**
+   * What several replicas share (default: nothing, everything in this process): sessions, SSE
+   * event logs and the session bus, on one backend. `redis('redis://10.0.0.5:6379')` for Redis;
+   * see "Running several replicas" in the README. `listen()` and `connect()` open it first (and
+   * fail at once when it cannot be reached; `start()` does the same for a mounted handler),
+   * readiness reports it, `close()` closes it. Not together with `sessionStore` or `bus`.
+   */
+  readonly store?: SharedStores;
   /** Where sessions live (default: in memory, one process). */
   readonly sessionStore?: SessionStore;
   /**
