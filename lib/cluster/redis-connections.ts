@@ -27,7 +27,8 @@ type RedisConstructor = new (url: string, options: RedisOptions) => Redis;
  * The connections one server keeps to Redis: one for commands, and one for subscriptions (a
  * connection that subscribes can run nothing else), made on first use. Both reconnect by
  * themselves after Redis restarts; commands sent meanwhile fail at once rather than queue, so
- * that a request fails with a clear error instead of hanging.
+ * that a request fails with a clear error instead of hanging (before the first connection they
+ * wait for it, bounded by one reconnection attempt).
  */
 export class RedisConnections {
   readonly prefix: string;
@@ -95,13 +96,17 @@ export class RedisConnections {
     const Client = loadIoredis();
     const client = new Client(this.url, {
       lazyConnect: true,
-      // Fail a command at once while disconnected instead of queueing it for as long as Redis is
-      // down: a request fails with a clear error, and the client reconnects in the background.
-      enableOfflineQueue: false,
+      // Until the first connection, commands wait for it (a handler mounted before `open()`
+      // resolved); see below for after.
+      enableOfflineQueue: true,
       maxRetriesPerRequest: 1,
       retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2_000),
       ...this.settings.options,
     });
+    // Once connected, a command fails at once while Redis is away instead of queueing for as
+    // long as it is down: a request fails with a clear error, and the client reconnects in the
+    // background. ioredis reads the option on every command.
+    if (this.settings.options?.enableOfflineQueue === undefined) client.once('ready', () => void (client.options.enableOfflineQueue = false));
     // Errors also reach the callers of the failed commands; unhandled, they would crash the process.
     client.on('error', () => undefined);
     return client;
