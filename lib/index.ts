@@ -53,6 +53,8 @@ export { InMemorySessionStore, type InMemorySessionStoreOptions, type SessionCha
 export type { SessionStoreSettings, SharedStores } from './protocol/seams/shared-stores';
 export { InProcessSessionBus, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/seams/session-bus';
 export type { SessionState } from './protocol/seams/session-state';
+export { RedisSessionStore, DEFAULT_MAX_UPDATE_ATTEMPTS, type RedisSessionStoreOptions } from './cluster/redis-session-store';
+export { RedisEventStore, DEFAULT_EVENT_TTL_MS, DEFAULT_FOLLOWER_CHECK_MS, type RedisEventStoreOptions } from './cluster/redis-event-store';
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
 export type { CacheHint } from './metadata/cache-hint';

@@ -147,11 +147,13 @@ function ended(follower: StreamFollower): () => void {
   return () => undefined;
 }
 
-function eventId(streamId: string, seq: number): string {
+/** The id of a stream's `seq`th event: it names its stream, so one id is enough to resume (shared by every event store). */
+export function eventId(streamId: string, seq: number): string {
   return `${streamId}.${seq}`;
 }
 
-function parseEventId(id: string): { streamId: string; seq: number } | undefined {
+/** The stream and sequence number an event id names, or undefined for an id no event store gives out. */
+export function parseEventId(id: string): { streamId: string; seq: number } | undefined {
   const dot = id.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const seq = Number(id.slice(dot + 1));
