@@ -50,8 +50,9 @@ export {
   InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,
 } from './protocol/seams/event-store';
 export { InMemorySessionStore, type InMemorySessionStoreOptions, type SessionChange, type SessionStore } from './protocol/seams/session-store';
-export { InProcessSessionBus, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/seams/session-bus';
+export { InProcessSessionBus, type BusSubscription, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/seams/session-bus';
 export type { SessionState } from './protocol/seams/session-state';
+export { RedisSessionBus, DEFAULT_BUS_MAX_MESSAGE_BYTES, type RedisSessionBusOptions } from './cluster/redis-session-bus';
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
 export type { CacheHint } from './metadata/cache-hint';
