@@ -144,6 +144,26 @@ describe('RedisSessionBus', () => {
       });
     });
 
+    context('when a message is on its way while listeners stop and the session is held again', () => {
+      it('reaches none of the stopped listeners, the one whose SUBSCRIBE is still pending included', async () => {
+        const a = await node();
+        const heard = { first: [] as SessionMessage[], second: [] as SessionMessage[] };
+        const first = a.bus.subscribe('alice', (m) => { heard.first.push(m); });
+        await first.ready;
+        // The message waits unread; the UNSUBSCRIBE and SUBSCRIBE asked for below are answered after it.
+        a.connections.subscriber.stream.pause();
+        await a.bus.publish('alice', ended);
+        first();
+        const second = a.bus.subscribe('alice', (m) => { heard.second.push(m); });
+        second();
+        a.connections.subscriber.stream.resume();
+        await second.ready;
+        await delivered(a);
+        expect(heard).to.deep.equal({ first: [], second: [] });
+        expect(await subscribersOf(a.connections.commands, sessionChannel('alice'))).to.equal(0);
+      });
+    });
+
     context('when what arrives on the session channel is not a session message', () => {
       it('drops each one, reports it, and the listener hears the next good message', async () => {
         const warnings: string[] = [];

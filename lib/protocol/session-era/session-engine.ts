@@ -160,11 +160,9 @@ export class SessionEngine implements ChannelHost {
    * session's owner, by identity): its current token's scopes and claims are what the call sees.
    */
   async request(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown = state.principal): Promise<JsonRpcResponse | undefined> {
+    const held = this.hold(state.id);
     try {
-      // Live before the handler runs: the client's answer to a request the handler sends it, or
-      // the request's cancellation, may reach another node and come here over the bus.
-      await this.hold(state.id);
-      return await this.answer(state, message, way, principal);
+      return await this.answer(state, message, way, principal, held);
     } finally {
       // The idle clock starts when the last request ends, not when it began (a running request
       // keeps its session from expiring), and every request counts: a ping too.
@@ -172,7 +170,8 @@ export class SessionEngine implements ChannelHost {
     }
   }
 
-  private async answer(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown): Promise<JsonRpcResponse | undefined> {
+  /** `held` resolves once this node hears the session's messages (see `hold`). */
+  private async answer(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown, held: Promise<void>): Promise<JsonRpcResponse | undefined> {
     if (message.method === Method.Initialize) {
       return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
     }
@@ -188,6 +187,11 @@ export class SessionEngine implements ChannelHost {
     const { cancellation } = way;
     this.running.start(state.id, message.id, cancellation);
     try {
+      // Running (so cancellable) at once, but the handler waits for the session's subscription:
+      // the client's answer to a request the handler sends it, or the request's cancellation, may
+      // reach another node and come here over the bus, and must not overtake the subscription.
+      await held;
+      if (cancellation.aborted) return undefined;
       const ctx = this.contextFor(state, message, way.exchange, principal, cancellation);
       const outcome = await this.router.handle(message.method, message.params, ctx);
       if (cancellation.aborted) return undefined;
