@@ -15,13 +15,15 @@ interface Channel {
  * The session store, the event store and the bus each name their own channels (under the key
  * prefix), so they share the connection without hearing each other.
  *
+ * SUBSCRIBE and UNSUBSCRIBE are sent when asked, without waiting for the answers to earlier ones:
+ * Redis runs one connection's commands in the order they were sent, so a quick leave-and-return
+ * ends subscribed, and a burst of new sessions costs one round trip, not one each in a row.
+ *
  * After Redis restarts, ioredis subscribes the connection to its channels again by itself; a
  * message published while it was away is lost (pub/sub is at most once, as the bus promises).
  */
 export class RedisChannels {
   private readonly channels = new Map<string, Channel>();
-  /** SUBSCRIBE and UNSUBSCRIBE in the order asked, so a quick leave-and-return ends subscribed. */
-  private queue: Promise<unknown> = Promise.resolve();
   /**
    * Channels left while Redis was away: ioredis still counts them as subscribed and subscribes
    * them again when it reconnects, so they are unsubscribed then (unless listened to again).
@@ -53,7 +55,7 @@ export class RedisChannels {
     let joined = this.channels.get(channel);
     if (!joined) {
       this.unsubscribeLater.delete(channel);
-      const subscribed = this.serially(() => this.subscriber.subscribe(channel));
+      const subscribed = this.subscriber.subscribe(channel);
       this.channels.set(channel, (joined = { listeners: new Set(), subscribed }));
       const created = joined;
       // A failed SUBSCRIBE leaves nothing behind: whoever listens next subscribes afresh.
@@ -85,7 +87,7 @@ export class RedisChannels {
   private async leave(channel: string, entry: Channel, listener: ChannelListener): Promise<void> {
     if (!entry.listeners.delete(listener) || entry.listeners.size > 0 || this.channels.get(channel) !== entry) return;
     this.channels.delete(channel);
-    await this.serially(() => this.subscriber.unsubscribe(channel)).catch(() => {
+    await this.subscriber.unsubscribe(channel).catch(() => {
       if (!this.channels.has(channel)) this.unsubscribeLater.add(channel);
     });
   }
@@ -94,14 +96,8 @@ export class RedisChannels {
     const leftovers = [...this.unsubscribeLater].filter((channel) => !this.channels.has(channel));
     this.unsubscribeLater.clear();
     if (leftovers.length === 0) return;
-    this.serially(() => this.subscriber.unsubscribe(...leftovers)).catch(() => {
+    this.subscriber.unsubscribe(...leftovers).catch(() => {
       for (const channel of leftovers) if (!this.channels.has(channel)) this.unsubscribeLater.add(channel);
     });
-  }
-
-  private serially<T>(step: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(step);
-    this.queue = next.catch(() => undefined);
-    return next;
   }
 }

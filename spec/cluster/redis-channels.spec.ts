@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { RedisConnections } from '../../lib/cluster/redis-connections';
 import { ownRedis, requireRedis, sharedRedis } from '../support/redis.fixture';
-import { deliveredBetween, nextEvent, specPrefix, subscribersOf } from '../support/redis-clients';
+import { deliveredBetween, nextEvent, specPrefix, subscribersOf, until } from '../support/redis-clients';
 
 const failureOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error);
 
@@ -84,6 +84,23 @@ describe('RedisChannels', () => {
         await delivered();
         expect(await subscribers()).to.equal(1);
         expect(coming.heard).to.deep.equal(['welcome']);
+      });
+    });
+
+    context('when several channels are listened to at once', () => {
+      it('asks Redis for each without waiting for the answers to the others', async () => {
+        await open();
+        const channels = [`${prefix}one`, `${prefix}two`, `${prefix}three`];
+        // Unread answers: a SUBSCRIBE that waited for the one before would never be sent.
+        connections.subscriber.stream.pause();
+        const listening = channels.map((name) => listener(name));
+        try {
+          await until(async () => (await Promise.all(channels.map((name) => subscribersOf(connections.commands, name)))).every((count) => count === 1));
+        } finally {
+          connections.subscriber.stream.resume();
+        }
+        await Promise.all(listening);
+        expect(connections.channels.channelCount).to.equal(3);
       });
     });
 

@@ -38,3 +38,12 @@ export async function deliveredBetween(commands: Redis, channels: RedisChannels,
     await leave();
   }
 }
+
+/** Waits, a bounded number of times, for what Redis reports to come true. */
+export async function until(condition: () => Promise<boolean>, tries = 200): Promise<void> {
+  for (let tried = 0; tried < tries; tried += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`not true after ${tries} tries`);
+}
