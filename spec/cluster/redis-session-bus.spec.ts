@@ -182,6 +182,7 @@ describe('RedisSessionBus', () => {
           '{"kind":"cancel","requestId":{"nested":true}}',
           '{"kind":"cancel","requestId":1,"reason":42}',
           '{"kind":"notify","notification":{"jsonrpc":"2.0","id":7,"method":"a request, not a notification"}}',
+          JSON.stringify({ kind: 'cancel', requestId: 1, reason: 'x'.repeat(1000) }),
           JSON.stringify({ kind: 'notify', notification: { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'é'.repeat(600) } } }),
         ];
         for (const text of bad) await a.connections.commands.publish(sessionChannel('alice'), text);

@@ -57,7 +57,7 @@ export interface SessionBus {
   broadcast(message: ServerMessage): Promise<void>;
   /** Hears every server-wide message; returns how to stop, and when it is live. */
   onBroadcast(listener: ServerListener): BusSubscription;
-  /** Stops delivering and frees connections. */
+  /** Stops delivering and frees what the bus holds (connections it shares are their owner's to close). */
   close(): Promise<void>;
 }
 
