@@ -50,11 +50,14 @@ export {
   InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,
 } from './protocol/seams/event-store';
 export { InMemorySessionStore, type InMemorySessionStoreOptions, type SessionChange, type SessionStore } from './protocol/seams/session-store';
-export type { SessionStoreSettings, SharedStores } from './protocol/seams/shared-stores';
-export { InProcessSessionBus, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/seams/session-bus';
+export type { BusSettings, SessionStoreSettings, SharedStores } from './protocol/seams/shared-stores';
+export { InProcessSessionBus, type BusSubscription, type ServerMessage, type SessionBus, type SessionMessage } from './protocol/seams/session-bus';
 export type { SessionState } from './protocol/seams/session-state';
 export { RedisSessionStore, DEFAULT_MAX_UPDATE_ATTEMPTS, type RedisSessionStoreOptions } from './cluster/redis-session-store';
 export { RedisEventStore, DEFAULT_EVENT_TTL_MS, DEFAULT_FOLLOWER_CHECK_MS, type RedisEventStoreOptions } from './cluster/redis-event-store';
+export { RedisSessionBus, DEFAULT_BUS_MAX_MESSAGE_BYTES, type RedisSessionBusOptions } from './cluster/redis-session-bus';
+export { redis, type RedisOptions } from './cluster/redis';
+export { DEFAULT_KEY_PREFIX, type RedisSettings } from './cluster/redis-connections';
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
 export type { CacheHint } from './metadata/cache-hint';

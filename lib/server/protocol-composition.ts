@@ -43,7 +43,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
   const store: SessionStore = options.sessionStore
     ?? shared?.sessions({ idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, isBusy, busySessions: () => running.busyScopes() })
     ?? new InMemorySessionStore({ idleMs: options.sessionIdleMs, isBusy });
-  const bus: SessionBus = options.bus ?? shared?.bus() ?? new InProcessSessionBus();
+  const bus: SessionBus = options.bus ?? shared?.bus({ diagnostics }) ?? new InProcessSessionBus();
   const counts = () => registry.counts;
   const events = new ServerEvents({
     bus,

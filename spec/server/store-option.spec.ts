@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import {
   InMemoryEventStore, InMemorySessionStore, InProcessSessionBus, PhantomError, PhantomServer, SILENT_DIAGNOSTICS, Tool,
-  type EventStore, type SessionBus, type SessionStore, type SessionStoreSettings, type SharedStores,
+  type BusSettings, type EventStore, type SessionBus, type SessionStore, type SessionStoreSettings, type SharedStores,
 } from '../../lib';
 import { connectHttp } from '../integration/support/sdk-clients';
 
@@ -38,7 +38,7 @@ class RecordingStores implements SharedStores {
     return this.eventStore;
   }
 
-  bus(): SessionBus {
+  bus(_settings: BusSettings): SessionBus {
     this.asked.push('bus');
     return this.sessionBus;
   }

@@ -26,6 +26,22 @@ export type SessionListener = (message: SessionMessage) => void | Promise<void>;
 export type ServerListener = (message: ServerMessage) => void | Promise<void>;
 
 /**
+ * How to stop listening (call it; a second call does nothing), and when the listening is live.
+ * A bus between processes subscribes asynchronously: a node awaits `ready` before it sends the
+ * client a request whose answer may land on another node, so that the answer cannot overtake
+ * the subscription.
+ */
+export interface BusSubscription {
+  (): void;
+  /**
+   * Resolves once a message published from then on, by any node, is heard; rejects when the bus
+   * cannot listen now (its backend is unreachable), in which case a bus that can goes on trying
+   * until the subscription is stopped. In process it is resolved from the start.
+   */
+  readonly ready: Promise<void>;
+}
+
+/**
  * The seam between replicas. A node subscribes to a session while it holds a live part of it (a
  * request waiting for the client, a request that may be cancelled, a standalone stream) and hears
  * every server-wide message. The in-process bus below is the default; a Redis bus (pub/sub)
@@ -35,13 +51,13 @@ export type ServerListener = (message: ServerMessage) => void | Promise<void>;
 export interface SessionBus {
   /** Sends `message` to whichever node holds `sessionId` (this one included). */
   publish(sessionId: string, message: SessionMessage): Promise<void>;
-  /** Hears the messages of `sessionId`; returns how to stop. */
-  subscribe(sessionId: string, listener: SessionListener): () => void;
+  /** Hears the messages of `sessionId`; returns how to stop, and when it is live. */
+  subscribe(sessionId: string, listener: SessionListener): BusSubscription;
   /** Sends `message` to every node (this one included). */
   broadcast(message: ServerMessage): Promise<void>;
-  /** Hears every server-wide message; returns how to stop. */
-  onBroadcast(listener: ServerListener): () => void;
-  /** Stops delivering and frees connections. */
+  /** Hears every server-wide message; returns how to stop, and when it is live. */
+  onBroadcast(listener: ServerListener): BusSubscription;
+  /** Stops delivering and frees what the bus holds (connections it shares are their owner's to close). */
   close(): Promise<void>;
 }
 
@@ -54,23 +70,23 @@ export class InProcessSessionBus implements SessionBus {
     await deliver(this.sessions.get(sessionId), message);
   }
 
-  subscribe(sessionId: string, listener: SessionListener): () => void {
+  subscribe(sessionId: string, listener: SessionListener): BusSubscription {
     let listeners = this.sessions.get(sessionId);
     if (!listeners) this.sessions.set(sessionId, (listeners = new Set()));
     listeners.add(listener);
-    return () => {
+    return live(() => {
       listeners!.delete(listener);
       if (listeners!.size === 0 && this.sessions.get(sessionId) === listeners) this.sessions.delete(sessionId);
-    };
+    });
   }
 
   async broadcast(message: ServerMessage): Promise<void> {
     await deliver(this.everyone, message);
   }
 
-  onBroadcast(listener: ServerListener): () => void {
+  onBroadcast(listener: ServerListener): BusSubscription {
     this.everyone.add(listener);
-    return () => this.everyone.delete(listener);
+    return live(() => { this.everyone.delete(listener); });
   }
 
   async close(): Promise<void> {
@@ -82,6 +98,13 @@ export class InProcessSessionBus implements SessionBus {
   get sessionCount(): number {
     return this.sessions.size;
   }
+}
+
+const LIVE: Promise<void> = Promise.resolve();
+
+/** A subscription of this process: live as soon as it is made. */
+function live(stop: () => void): BusSubscription {
+  return Object.assign(stop, { ready: LIVE });
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Diagnostics } from '../../core/diagnostics';
 import type { EventStore } from './event-store';
 import type { SessionBus } from './session-bus';
 import type { SessionStore } from './session-store';
@@ -15,6 +16,12 @@ export interface SessionStoreSettings {
   readonly busySessions: () => Iterable<string>;
 }
 
+/** What the server tells a shared backend about the bus it builds. */
+export interface BusSettings {
+  /** Where the bus reports what it drops (messages that are not its own). */
+  readonly diagnostics: Diagnostics;
+}
+
 /**
  * One backend for everything replicas share: the session store, the SSE event store and the
  * session bus, built on one set of connections (`redis()` is one). Given to the server as its
@@ -26,7 +33,7 @@ export interface SharedStores {
   open(): Promise<void>;
   sessions(settings: SessionStoreSettings): SessionStore;
   events(): EventStore;
-  bus(): SessionBus;
+  bus(settings: BusSettings): SessionBus;
   /** Whether the backend answers now (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -9,7 +9,7 @@ import type { ClientCapabilities, Implementation, JsonObject } from '../../core/
 import type { Router } from '../../router/router';
 import { serverCapabilities, type FeatureCounts } from '../capabilities';
 import type { ServerEvents } from '../events/server-events';
-import type { ServerMessage, SessionBus, SessionMessage } from '../seams/session-bus';
+import type { BusSubscription, ServerMessage, SessionBus, SessionMessage } from '../seams/session-bus';
 import type { Exchange, StandaloneSink, Way } from '../exchange';
 import type { RefusalKind } from '../refusal';
 import type { RunningRequests } from '../running-requests';
@@ -90,7 +90,7 @@ export class SessionEngine implements ChannelHost {
   readonly maxInFlightPerSession: number;
   private readonly urlElicitations = new UrlElicitations();
   /** The sessions this node holds on the bus, and how to let each go. */
-  private readonly held = new Map<string, () => void>();
+  private readonly held = new Map<string, BusSubscription>();
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly store: SessionStore;
   private readonly bus: SessionBus;
@@ -160,9 +160,9 @@ export class SessionEngine implements ChannelHost {
    * session's owner, by identity): its current token's scopes and claims are what the call sees.
    */
   async request(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown = state.principal): Promise<JsonRpcResponse | undefined> {
-    this.hold(state.id);
+    const held = this.hold(state.id);
     try {
-      return await this.answer(state, message, way, principal);
+      return await this.answer(state, message, way, principal, held);
     } finally {
       // The idle clock starts when the last request ends, not when it began (a running request
       // keeps its session from expiring), and every request counts: a ping too.
@@ -170,7 +170,8 @@ export class SessionEngine implements ChannelHost {
     }
   }
 
-  private async answer(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown): Promise<JsonRpcResponse | undefined> {
+  /** `held` resolves once this node hears the session's messages (see `hold`). */
+  private async answer(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown, held: Promise<void>): Promise<JsonRpcResponse | undefined> {
     if (message.method === Method.Initialize) {
       return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
     }
@@ -186,6 +187,11 @@ export class SessionEngine implements ChannelHost {
     const { cancellation } = way;
     this.running.start(state.id, message.id, cancellation);
     try {
+      // Running (so cancellable) at once, but the handler waits for the session's subscription:
+      // the client's answer to a request the handler sends it, or the request's cancellation, may
+      // reach another node and come here over the bus, and must not overtake the subscription.
+      await held;
+      if (cancellation.aborted) return undefined;
       const ctx = this.contextFor(state, message, way.exchange, principal, cancellation);
       const outcome = await this.router.handle(message.method, message.params, ctx);
       if (cancellation.aborted) return undefined;
@@ -224,7 +230,7 @@ export class SessionEngine implements ChannelHost {
 
   /** Where messages that belong to no request go for this session (the GET stream, the pipe). */
   attachStandalone(sessionId: string, sink: StandaloneSink): () => void {
-    this.hold(sessionId);
+    void this.hold(sessionId);
     return this.events.attach(sessionId, sink);
   }
 
@@ -300,12 +306,24 @@ export class SessionEngine implements ChannelHost {
     this.publish(id, { kind: 'ended' });
   }
 
-  /** Subscribes this node to the session's messages, once: no bus traffic per request after the first. */
-  private hold(sessionId: string): void {
-    if (this.held.has(sessionId)) return;
-    this.held.set(sessionId, this.bus.subscribe(sessionId, (message) => {
+  /**
+   * Subscribes this node to the session's messages, once: no bus traffic per request after the
+   * first. Resolves once the subscription is live; one that could not be made (the bus's backend
+   * is down) is let go, so that the session's next request subscribes afresh.
+   */
+  private hold(sessionId: string): Promise<void> {
+    const held = this.held.get(sessionId);
+    if (held) return held.ready;
+    const subscription = this.bus.subscribe(sessionId, (message) => {
       (ON_SESSION_MESSAGE[message.kind] as (engine: SessionEngine, id: string, message: SessionMessage) => void)(this, sessionId, message);
-    }));
+    });
+    this.held.set(sessionId, subscription);
+    subscription.ready.catch(() => {
+      if (this.held.get(sessionId) !== subscription) return;
+      this.held.delete(sessionId);
+      subscription();
+    });
+    return subscription.ready;
   }
 
   private heard(message: ServerMessage): void {

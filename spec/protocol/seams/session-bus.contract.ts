@@ -26,15 +26,19 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
 
   const delivered = () => harness.delivered?.() ?? Promise.resolve();
 
-  /** What `sessionId`'s listener hears from now on. */
-  function heardBy(sessionId: string): { messages: SessionMessage[]; stop: () => void } {
+  /** What `sessionId`'s listener hears from now on (once the subscription is live). */
+  async function heardBy(sessionId: string): Promise<{ messages: SessionMessage[]; stop: () => void }> {
     const messages: SessionMessage[] = [];
-    return { messages, stop: hearing.subscribe(sessionId, (message) => { messages.push(message); }) };
+    const stop = hearing.subscribe(sessionId, (message) => { messages.push(message); });
+    await stop.ready;
+    return { messages, stop };
   }
 
-  function heardByEveryone(): { messages: ServerMessage[]; stop: () => void } {
+  async function heardByEveryone(): Promise<{ messages: ServerMessage[]; stop: () => void }> {
     const messages: ServerMessage[] = [];
-    return { messages, stop: hearing.onBroadcast((message) => { messages.push(message); }) };
+    const stop = hearing.onBroadcast((message) => { messages.push(message); });
+    await stop.ready;
+    return { messages, stop };
   }
 
   beforeEach(async () => {
@@ -49,8 +53,8 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
   describe('#publish', () => {
     context('when two sessions are subscribed', () => {
       it('reaches the listeners of that session, never those of the other', async () => {
-        const alice = heardBy('alice');
-        const bob = heardBy('bob');
+        const alice = await heardBy('alice');
+        const bob = await heardBy('bob');
         await sending.publish('alice', cancel(1));
         await sending.publish('bob', cancel(2));
         await sending.publish('alice', ended);
@@ -62,8 +66,8 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
 
     context('when a session has several listeners', () => {
       it('reaches each of them', async () => {
-        const first = heardBy('alice');
-        const second = heardBy('alice');
+        const first = await heardBy('alice');
+        const second = await heardBy('alice');
         await sending.publish('alice', ended);
         await delivered();
         expect([first.messages, second.messages]).to.deep.equal([[ended], [ended]]);
@@ -74,7 +78,7 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
       it('drops the message, and a later listener does not hear it', async () => {
         await sending.publish('nobody', ended);
         await delivered();
-        const late = heardBy('nobody');
+        const late = await heardBy('nobody');
         await delivered();
         expect(late.messages).to.deep.equal([]);
       });
@@ -84,8 +88,9 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
       it('still delivers to the other listeners of the session, and no more to it', async () => {
         const heard: string[] = [];
         let stopFirst: () => void = () => {};
-        stopFirst = hearing.subscribe('alice', () => { heard.push('first'); stopFirst(); });
-        hearing.subscribe('alice', () => { heard.push('second'); });
+        const first = hearing.subscribe('alice', () => { heard.push('first'); stopFirst(); });
+        stopFirst = first;
+        await Promise.all([first.ready, hearing.subscribe('alice', () => { heard.push('second'); }).ready]);
         await sending.publish('alice', cancel(1));
         await sending.publish('alice', cancel(2));
         await delivered();
@@ -95,10 +100,23 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
   });
 
   describe('#subscribe', () => {
+    context('when a listener throws or rejects', () => {
+      it('still delivers to the session\'s other listeners, and the sender does not fail', async () => {
+        const throwing = hearing.subscribe('alice', () => { throw new Error('boom'); });
+        const rejecting = hearing.subscribe('alice', async () => { throw new Error('boom'); });
+        await Promise.all([throwing.ready, rejecting.ready]);
+        const staying = await heardBy('alice');
+        await sending.publish('alice', cancel(1));
+        await sending.publish('alice', cancel(2));
+        await delivered();
+        expect(staying.messages).to.deep.equal([cancel(1), cancel(2)]);
+      });
+    });
+
     context('when the listener stops', () => {
       it('hears nothing more, and the session\'s other listeners go on hearing', async () => {
-        const stopped = heardBy('alice');
-        const staying = heardBy('alice');
+        const stopped = await heardBy('alice');
+        const staying = await heardBy('alice');
         await sending.publish('alice', cancel(1));
         await delivered();
         stopped.stop();
@@ -109,9 +127,9 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
       });
 
       it('may be stopped twice, and a listener subscribed again afterwards hears', async () => {
-        const first = heardBy('alice');
+        const first = await heardBy('alice');
         first.stop();
-        const again = heardBy('alice');
+        const again = await heardBy('alice');
         first.stop();
         await sending.publish('alice', ended);
         await delivered();
@@ -123,9 +141,9 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
   describe('#broadcast', () => {
     context('when several listeners hear broadcasts', () => {
       it('reaches every one of them, and no session listener', async () => {
-        const one = heardByEveryone();
-        const two = heardByEveryone();
-        const session = heardBy('alice');
+        const one = await heardByEveryone();
+        const two = await heardByEveryone();
+        const session = await heardBy('alice');
         await sending.broadcast(toolsChanged);
         await sending.broadcast({ kind: 'resource-updated', uri: 'x://a' });
         await delivered();
@@ -139,8 +157,9 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
       it('still delivers to the others', async () => {
         const heard: string[] = [];
         let stopFirst: () => void = () => {};
-        stopFirst = hearing.onBroadcast(() => { heard.push('first'); stopFirst(); });
-        hearing.onBroadcast(() => { heard.push('second'); });
+        const first = hearing.onBroadcast(() => { heard.push('first'); stopFirst(); });
+        stopFirst = first;
+        await Promise.all([first.ready, hearing.onBroadcast(() => { heard.push('second'); }).ready]);
         await sending.broadcast(toolsChanged);
         await sending.broadcast(toolsChanged);
         await delivered();
@@ -152,7 +171,7 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
   describe('#onBroadcast', () => {
     context('when the listener stops', () => {
       it('hears nothing more', async () => {
-        const stopped = heardByEveryone();
+        const stopped = await heardByEveryone();
         stopped.stop();
         await sending.broadcast(toolsChanged);
         await delivered();
@@ -164,8 +183,8 @@ export function behavesAsSessionBus(harness: SessionBusHarness): void {
   describe('#close', () => {
     context('when listeners were subscribed', () => {
       it('stops every delivery, to sessions and to broadcast listeners', async () => {
-        const session = heardBy('alice');
-        const everyone = heardByEveryone();
+        const session = await heardBy('alice');
+        const everyone = await heardByEveryone();
         await hearing.close();
         // Publishing on a closed bus may refuse or do nothing; it must not deliver.
         await sending.publish('alice', ended).catch(() => undefined);

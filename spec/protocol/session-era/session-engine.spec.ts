@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { ErrorCode, PhantomError, type JsonObject } from '../../../lib';
 import type { JsonRpcRequest } from '../../../lib/core/jsonrpc';
-import { InProcessSessionBus, type ServerMessage, type SessionMessage } from '../../../lib/protocol/seams/session-bus';
+import { InProcessSessionBus, type BusSubscription, type ServerMessage, type SessionListener, type SessionMessage } from '../../../lib/protocol/seams/session-bus';
 import { call, FakeExchange, FakeStore, flush, initializeRequest, node, session, settledNow, way } from '../support/protocol-fakes';
 
 /** Starts `tools/call sample` on `at` and returns its answer, the request it sent the client, and what the tool's `ctx.sample` came to. */
@@ -29,6 +29,18 @@ class CountingBus extends InProcessSessionBus {
   override publish(id: string, message: SessionMessage) { this.counts.publish += 1; return super.publish(id, message); }
   override subscribe(id: string, listener: (message: SessionMessage) => void) { this.counts.subscribe += 1; return super.subscribe(id, listener); }
   override broadcast(message: ServerMessage) { this.counts.broadcast += 1; return super.broadcast(message); }
+}
+
+/** A bus whose subscriptions go live (or fail) when the spec says, as one between processes does. */
+class SlowBus extends InProcessSessionBus {
+  readonly subscribing: ((failure?: Error) => void)[] = [];
+  override subscribe(id: string, listener: SessionListener): BusSubscription {
+    const stop = super.subscribe(id, listener);
+    const ready = new Promise<void>((resolve, reject) => {
+      this.subscribing.push((failure) => (failure ? reject(failure) : resolve()));
+    });
+    return Object.assign(() => stop(), { ready });
+  }
 }
 
 describe('SessionEngine', () => {
@@ -103,6 +115,55 @@ describe('SessionEngine', () => {
       const state = await session(engine);
       for (const id of [1, 2, 3]) await engine.request(state, call(id, 'echo'), way());
       expect(bus.counts).to.deep.equal({ publish: 0, subscribe: 1, broadcast: 0 });
+    });
+
+    context('when the session\'s subscription to the bus is not live yet', () => {
+      it('runs the handler only once it is, so that an answer landing on another node cannot overtake it', async () => {
+        const bus = new SlowBus();
+        const at = node({ store: new FakeStore(), bus });
+        const state = await session(at.engine);
+        const exchange = new FakeExchange();
+        const answer = at.engine.request(state, call(1, 'sample'), way(exchange));
+        await flush();
+        const sentBefore = exchange.requests.length;
+        bus.subscribing[0]();
+        await flush();
+        expect([sentBefore, exchange.requests.length]).to.deep.equal([0, 1]);
+        at.engine.response(state, { jsonrpc: '2.0', id: exchange.requests[0].id, result: { role: 'assistant', content: { type: 'text', text: 'ok' } } });
+        expect(await answer).to.have.nested.property('result.answer.content.text', 'ok');
+      });
+    });
+
+    context('when the request is cancelled before the session\'s subscription is live', () => {
+      it('never runs the handler, and is not answered', async () => {
+        const bus = new SlowBus();
+        const at = node({ store: new FakeStore(), bus });
+        const state = await session(at.engine);
+        const exchange = new FakeExchange();
+        const answer = at.engine.request(state, call(1, 'sample'), way(exchange));
+        await at.engine.notification(state, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+        bus.subscribing[0]();
+        expect(await answer).to.equal(undefined);
+        expect(exchange.requests).to.deep.equal([]);
+      });
+    });
+
+    context('when the session\'s subscription to the bus cannot be made', () => {
+      it('fails the request with the bus\'s error, lets the subscription go, and the next request subscribes afresh', async () => {
+        const bus = new SlowBus();
+        const { engine } = node({ store: new FakeStore(), bus });
+        const state = await session(engine);
+        const first = engine.request(state, call(1, 'echo'), way());
+        bus.subscribing[0](new PhantomError('redis_unavailable', 'Redis is down'));
+        const failure = await first.then(() => undefined, (error: unknown) => error);
+        const heldAfterFailure = bus.sessionCount;
+        const second = engine.request(state, call(2, 'echo'), way());
+        bus.subscribing[1]();
+        expect(failure).to.be.instanceOf(PhantomError).with.property('code', 'redis_unavailable');
+        expect(heldAfterFailure).to.equal(0);
+        expect(await second).to.have.property('result');
+        expect(bus.sessionCount).to.equal(1);
+      });
     });
 
     it('refuses a request beyond maxInFlightPerSession with -32010, and an id still running', async () => {

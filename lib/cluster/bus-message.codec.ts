@@ -1,0 +1,71 @@
+import { classify, isRequestId } from '../core/jsonrpc';
+import { LIST_CHANGED } from '../core/methods';
+import type { ServerMessage, SessionMessage } from '../protocol/seams/session-bus';
+
+/** A message as it arrived on a channel: any text a Redis client could publish. */
+type Fields = Readonly<Record<string, unknown>>;
+
+/** Whether the fields of a message of one kind are what that kind carries. */
+type ShapeTable<M extends { kind: string }> = { readonly [K in M['kind']]: (fields: Fields) => boolean };
+
+const SESSION_SHAPES: ShapeTable<SessionMessage> = Object.freeze({
+  // The client's answer goes on to a waiting request as it is: it must be a JSON-RPC response.
+  response: (fields) => classify(fields.response).kind === 'response',
+  cancel: (fields) => isRequestId(fields.requestId) && (fields.reason === undefined || typeof fields.reason === 'string'),
+  // Written as it is to a client's stream: it must be a JSON-RPC notification.
+  notify: (fields) => classify(fields.notification).kind === 'notification',
+  ended: () => true,
+});
+
+const SERVER_SHAPES: ShapeTable<ServerMessage> = Object.freeze({
+  'list-changed': (fields) => typeof fields.list === 'string' && Object.hasOwn(LIST_CHANGED, fields.list),
+  'resource-updated': (fields) => typeof fields.uri === 'string',
+  'elicitation-complete': (fields) => typeof fields.elicitationId === 'string',
+});
+
+/** A message read off a channel, or why it was not (in words for the diagnostics). */
+export type Decoded<M> = { readonly message: M } | { readonly refused: string };
+
+/**
+ * Messages on the wire between nodes: JSON, at most `maxBytes` (UTF-8) each. Anything on a
+ * channel is checked before a listener sees it, since any client of the Redis can publish there.
+ */
+export class BusMessageCodec {
+  constructor(private readonly maxBytes: number) {}
+
+  /** The text to publish, or why it cannot be sent. */
+  encode(message: SessionMessage | ServerMessage): { readonly text: string } | { readonly refused: string } {
+    const text = JSON.stringify(message);
+    const bytes = Buffer.byteLength(text);
+    return bytes > this.maxBytes ? { refused: `the message is ${bytes} bytes, more than maxMessageBytes (${this.maxBytes})` } : { text };
+  }
+
+  decodeSession(text: string): Decoded<SessionMessage> {
+    return this.decode(text, SESSION_SHAPES) as Decoded<SessionMessage>;
+  }
+
+  decodeServer(text: string): Decoded<ServerMessage> {
+    return this.decode(text, SERVER_SHAPES) as Decoded<ServerMessage>;
+  }
+
+  private decode(text: string, shapes: Readonly<Record<string, (fields: Fields) => boolean>>): Decoded<Fields> {
+    // Checked before parsing, so an oversized message costs no parse; UTF-8 takes at least a byte
+    // per UTF-16 unit, so only a text near the limit needs counting.
+    if (text.length > this.maxBytes || (text.length * 3 > this.maxBytes && Buffer.byteLength(text) > this.maxBytes)) {
+      return { refused: `a message larger than maxMessageBytes (${this.maxBytes})` };
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { refused: 'a message that is not JSON' };
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { refused: 'a message that is not a JSON object' };
+    const fields = value as Fields;
+    const kind = fields.kind;
+    const shape = typeof kind === 'string' && Object.hasOwn(shapes, kind) ? shapes[kind] : undefined;
+    if (!shape) return { refused: `a message of an unknown kind (${typeof kind === 'string' ? JSON.stringify(kind.slice(0, 40)) : typeof kind})` };
+    if (!shape(fields)) return { refused: `a malformed "${kind}" message` };
+    return { message: fields };
+  }
+}

@@ -1,0 +1,147 @@
+import type { Redis } from 'ioredis';
+import { STDERR_DIAGNOSTICS, WarningThrottle, type Diagnostics, type WarningRateLimit } from '../core/diagnostics';
+import { PhantomError } from '../core/errors';
+import type { BusSubscription, ServerListener, ServerMessage, SessionBus, SessionListener, SessionMessage } from '../protocol/seams/session-bus';
+import { BusMessageCodec } from './bus-message.codec';
+import { RedisBusSubscription } from './redis-bus-subscription';
+import type { RedisChannels } from './redis-channels';
+import type { RedisConnections } from './redis-connections';
+
+/** Limits and reporting of the Redis bus. */
+export interface RedisSessionBusOptions {
+  /**
+   * The largest message sent or accepted, in bytes of its JSON (default 4 MiB + 1 KiB: a
+   * client's answer as large as the HTTP transport's default body limit, 4 MiB, with the bus's
+   * envelope). Raise it with `maxBodyBytes`. A larger message is refused to its sender and
+   * dropped by a receiver.
+   */
+  readonly maxMessageBytes?: number;
+  /** Where dropped messages are reported (default stderr). */
+  readonly diagnostics?: Diagnostics;
+  /** How many reports of dropped messages go out per window (default 10 a minute). */
+  readonly warningRateLimit?: WarningRateLimit;
+}
+
+export const DEFAULT_BUS_MAX_MESSAGE_BYTES = 4 * 1024 * 1024 + 1024;
+
+/**
+ * The session bus between replicas, on Redis pub/sub: one channel per session
+ * (`<prefix>bus:session:<id>`), subscribed while this node has a listener for the session, and
+ * one for server-wide messages (`<prefix>bus:broadcast`); messages as JSON.
+ *
+ * This node's own listeners hear its messages through Redis too, not directly: one path and one
+ * order (Redis's) for every message whoever sent it, never twice, and a message Redis did not
+ * take reaches nobody. `publish` and `broadcast` resolve once Redis took the message, not once
+ * it was delivered.
+ *
+ * Subscribing is asynchronous: await a subscription's `ready` before sending the client a request
+ * whose answer may land on another node. When Redis is down, sending rejects with a
+ * `redis_unavailable` error and so does `ready`; the subscriptions carry on by themselves once
+ * Redis is back. `close()` stops listening; the connections are their owner's to close.
+ */
+export class RedisSessionBus implements SessionBus {
+  private readonly commands: Redis;
+  private readonly subscriber: Redis;
+  private readonly channels: RedisChannels;
+  private readonly sessionChannelPrefix: string;
+  private readonly broadcastChannel: string;
+  private readonly codec: BusMessageCodec;
+  private readonly warnings: WarningThrottle;
+  private readonly subscriptions = new Set<RedisBusSubscription>();
+  private closed = false;
+  /** The subscriber connection is back: subscriptions that could not be made are tried again. */
+  private readonly retry = () => {
+    for (const subscription of this.subscriptions) subscription.retry();
+  };
+
+  constructor(connections: RedisConnections, options: RedisSessionBusOptions = {}) {
+    const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_BUS_MAX_MESSAGE_BYTES;
+    if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1) {
+      throw new PhantomError('redis_bus_invalid', `RedisSessionBus: maxMessageBytes must be a positive integer, not ${maxMessageBytes}`);
+    }
+    // Held from the start: the connections' getters would make new clients once they are closed.
+    ({ commands: this.commands, subscriber: this.subscriber, channels: this.channels } = connections);
+    this.sessionChannelPrefix = `${connections.prefix}bus:session:`;
+    this.broadcastChannel = `${connections.prefix}bus:broadcast`;
+    this.codec = new BusMessageCodec(maxMessageBytes);
+    this.warnings = new WarningThrottle(options.diagnostics ?? STDERR_DIAGNOSTICS, options.warningRateLimit);
+    this.subscriber.on('ready', this.retry);
+  }
+
+  publish(sessionId: string, message: SessionMessage): Promise<void> {
+    return this.send(this.sessionChannelPrefix + sessionId, message, sessionLabel(sessionId));
+  }
+
+  subscribe(sessionId: string, listener: SessionListener): BusSubscription {
+    return this.listen(this.sessionChannelPrefix + sessionId, sessionLabel(sessionId), (text) => {
+      const decoded = this.codec.decodeSession(text);
+      if ('refused' in decoded) this.dropped(decoded.refused, 'a session channel');
+      else call(listener, decoded.message);
+    });
+  }
+
+  broadcast(message: ServerMessage): Promise<void> {
+    return this.send(this.broadcastChannel, message, 'every node');
+  }
+
+  onBroadcast(listener: ServerListener): BusSubscription {
+    return this.listen(this.broadcastChannel, 'the broadcast channel', (text) => {
+      const decoded = this.codec.decodeServer(text);
+      if ('refused' in decoded) this.dropped(decoded.refused, 'the broadcast channel');
+      else call(listener, decoded.message);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.subscriber.off('ready', this.retry);
+    const stopping = [...this.subscriptions].map((subscription) => subscription.stop());
+    this.subscriptions.clear();
+    await Promise.all(stopping);
+  }
+
+  private async send(channel: string, message: SessionMessage | ServerMessage, to: string): Promise<void> {
+    if (this.closed) throw new PhantomError('redis_bus_closed', `The session bus is closed: "${message.kind}" to ${to} was not sent`);
+    const encoded = this.codec.encode(message);
+    if ('refused' in encoded) throw new PhantomError('redis_bus_message_too_large', `The session bus did not send "${message.kind}" to ${to}: ${encoded.refused}`);
+    try {
+      await this.commands.publish(channel, encoded.text);
+    } catch (error) {
+      throw new PhantomError('redis_unavailable', `The session bus could not send "${message.kind}" to ${to} on Redis: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  private listen(channel: string, label: string, hear: (text: string) => void): BusSubscription {
+    if (this.closed) {
+      const ready = Promise.reject(new PhantomError('redis_bus_closed', `The session bus is closed: ${label} is not listened to`));
+      ready.catch(() => undefined);
+      return Object.assign(() => {}, { ready });
+    }
+    const subscription = new RedisBusSubscription(this.channels, channel, label, hear);
+    this.subscriptions.add(subscription);
+    const stop = () => {
+      if (this.subscriptions.delete(subscription)) void subscription.stop();
+    };
+    return Object.assign(stop, { ready: subscription.ready });
+  }
+
+  /** Anyone who can reach the Redis can publish on its channels: what is not ours is dropped. */
+  private dropped(why: string, where: string): void {
+    this.warnings.warn('bus message dropped', `session bus: dropped ${why} on ${where}`);
+  }
+}
+
+/** Enough of a session id to tell sessions apart in a report, not enough to use it. */
+function sessionLabel(sessionId: string): string {
+  return `session ${sessionId.slice(0, 8)}…`;
+}
+
+/** A listener reports its own failures (as in process): one that throws never stops the others. */
+function call<M>(listener: (message: M) => void | Promise<void>, message: M): void {
+  try {
+    const pending = listener(message);
+    if (pending) pending.catch(() => undefined);
+  } catch {
+    // See above.
+  }
+}

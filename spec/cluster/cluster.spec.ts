@@ -1,0 +1,156 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { uniqueId } from '../../lib/core/unique-id';
+import { connectHttp } from '../integration/support/sdk-clients';
+import { ownRedis, requireRedis, sharedRedis, type RedisInstance } from '../support/redis.fixture';
+import { Cluster } from './support/cluster';
+
+const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]).text;
+
+/** Resolves once `check` holds, polling; fails naming `what` after `ms`. */
+async function eventually(what: string, check: () => boolean, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('three replicas on one Redis behind a round-robin proxy', function () {
+  this.timeout(60_000);
+  requireRedis();
+  let cluster: Cluster;
+
+  before(async () => {
+    cluster = await new Cluster((await sharedRedis()).url, `cluster-${uniqueId()}:`).start();
+  });
+
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  context('when a client initialises on one node', () => {
+    it('calls tools on the others, as one server', async () => {
+      const { client } = await connectHttp(cluster.url);
+      try {
+        const names = new Set<string>();
+        for (let i = 0; i < 6; i++) names.add(text(await client.callTool({ name: 'whoami' })));
+        expect([...names].sort()).to.deep.equal(['node-a', 'node-b', 'node-c']);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  context('when a tool on one node elicits', () => {
+    it('gets the client\'s answer that the proxy sent to another node', async () => {
+      const { client } = await connectHttp(cluster.url, { elicitation: { form: {} } });
+      client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));
+      try {
+        const seen = cluster.proxy.routed.length;
+        const answer = text(await client.callTool({ name: 'ask' }));
+        const routed = cluster.proxy.routed.slice(seen);
+        const asked = routed.find((r) => r.tool === 'ask')!;
+        const answered = routed.find((r) => r.rpc === 'response')!;
+        expect(answer).to.equal(`${cluster.nodes[asked.upstream].name} heard Ada`);
+        expect(answered.upstream, 'the answer went to the node that asked').not.to.equal(asked.upstream);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  context('when a resource changes on any node', () => {
+    it('tells the subscriber, whichever node holds its stream', async () => {
+      const { client } = await connectHttp(cluster.url);
+      const updates: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+      try {
+        await client.subscribeResource({ uri: 'cluster://board' });
+        const touchedOn = new Set<string>();
+        for (let i = 0; i < 3; i++) touchedOn.add(text(await client.callTool({ name: 'touch' })));
+        expect(touchedOn.size, 'touched on three nodes').to.equal(3);
+        await eventually('three updates', () => updates.length >= 3);
+        expect(updates).to.deep.equal(['cluster://board', 'cluster://board', 'cluster://board']);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  context('when a URL elicitation completes on another node', () => {
+    it('notifies the client through the node that sent the elicitation', async () => {
+      const { client } = await connectHttp(cluster.url, { elicitation: { url: {} } });
+      const completed: string[] = [];
+      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => void completed.push(n.params.elicitationId));
+      client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept' }));
+      const id = `visit-${uniqueId()}`;
+      try {
+        const visited = text(await client.callTool({ name: 'visit', arguments: { id } }));
+        const completer = text(await client.callTool({ name: 'complete', arguments: { id } }));
+        expect(completer.split(' ')[0], 'completed elsewhere').not.to.equal(visited.split(':')[0]);
+        await eventually('the completion notification', () => completed.length > 0);
+        expect(completed).to.deep.equal([id]);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  context('when 50 sessions make 200 calls each through the proxy', () => {
+    it('answers every call exactly once, with its own answer, and loses no session', async () => {
+      const sessions = 50;
+      const calls = 200;
+      const clients = await Promise.all(Array.from({ length: sessions }, () => connectHttp(cluster.url)));
+      try {
+        const answers = await Promise.all(clients.map(async ({ client }, s) => {
+          const mine: string[] = [];
+          for (let c = 0; c < calls; c++) mine.push(text(await client.callTool({ name: 'echo', arguments: { text: `${s}/${c}` } })));
+          return mine;
+        }));
+        answers.forEach((mine, s) => expect(mine).to.deep.equal(Array.from({ length: calls }, (_, c) => `${s}/${c}`)));
+      } finally {
+        await Promise.all(clients.map(({ client }) => client.close()));
+      }
+    });
+  });
+});
+
+describe('replicas when Redis restarts', function () {
+  this.timeout(60_000);
+  requireRedis();
+  let redis: RedisInstance;
+  let cluster: Cluster;
+
+  before(async () => {
+    redis = await ownRedis();
+    cluster = await new Cluster(redis.url, 'restart:', 2).start();
+  });
+
+  after(async () => {
+    await cluster?.stop();
+    await redis?.stop();
+  });
+
+  it('fails what needs Redis while it is away, then serves new sessions without a restart of any node', async () => {
+    const before = await connectHttp(cluster.url);
+    expect(text(await before.client.callTool({ name: 'echo', arguments: { text: 'before' } }))).to.equal('before');
+    await redis.stop();
+    const failed = await before.client.callTool({ name: 'echo', arguments: { text: 'away' } }).then(() => undefined, (error: unknown) => error);
+    expect(failed, 'a call while Redis is away fails').to.be.instanceOf(Error);
+    await before.client.close().catch(() => undefined);
+    await redis.start();
+    let after: Awaited<ReturnType<typeof connectHttp>> | undefined;
+    for (let attempt = 0; attempt < 100 && !after; attempt++) {
+      after = await connectHttp(cluster.url).catch(() => undefined);
+      if (!after) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(after, 'a session opened after the restart').not.to.equal(undefined);
+    try {
+      for (let i = 0; i < 4; i++) expect(text(await after!.client.callTool({ name: 'echo', arguments: { text: `after ${i}` } }))).to.equal(`after ${i}`);
+    } finally {
+      await after!.client.close();
+    }
+  });
+});
