@@ -16,6 +16,14 @@ export class Asker {
   name!: string;
 }
 
+/** What `grow` adds to the node it runs on, at runtime. */
+export class Grown {
+  @Tool({ description: 'Added at runtime' })
+  grown() {
+    return `grown on ${name}`;
+  }
+}
+
 @injectable()
 export class ClusterTools {
   constructor(@inject(PhantomServer) private readonly server: PhantomServer) {}
@@ -46,6 +54,12 @@ export class ClusterTools {
   async complete({ id }: { id: string }) {
     await this.server.notifyElicitationComplete(id);
     return `${name} completed ${id}`;
+  }
+
+  @Tool({ description: 'Adds a tool to this node at runtime (its list_changed reaches every node\'s clients)' })
+  grow() {
+    this.server.add(Grown);
+    return `${name} grew`;
   }
 
   @Tool({ description: 'Tells the subscribers that the board changed' })

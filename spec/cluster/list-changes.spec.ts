@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { uniqueId } from '../../lib/core/unique-id';
+import { connectHttp } from '../integration/support/sdk-clients';
+import { requireRedis, sharedRedis } from '../support/redis.fixture';
+import { eventually } from '../support/eventually';
+import { Cluster } from './support/cluster';
+
+describe('replicas changing what they serve at runtime', function () {
+  this.timeout(60_000);
+  requireRedis();
+  let cluster: Cluster;
+
+  before(async () => {
+    cluster = await new Cluster((await sharedRedis()).url, `lists-${uniqueId()}:`).start();
+  });
+
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  context('when one node adds a tool', () => {
+    it('tells the clients of every node that the tool list changed', async () => {
+      const clients = await Promise.all([0, 1, 2].map(() => connectHttp(cluster.url)));
+      const heard = clients.map(() => 0);
+      clients.forEach(({ client }, i) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard[i]++));
+      try {
+        // Each client's GET stream lands on a node of its own (round robin), so the change made
+        // on one node must cross to the others.
+        const grew = await clients[0].client.callTool({ name: 'grow' });
+        expect((grew.content as { text: string }[])[0].text).to.match(/^node-[abc] grew$/);
+        await eventually('every client heard tools/list_changed', () => heard.every((count) => count >= 1));
+        expect(heard).to.deep.equal([1, 1, 1]);
+      } finally {
+        await Promise.all(clients.map(({ client }) => client.close()));
+      }
+    });
+  });
+});
