@@ -1,4 +1,4 @@
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import { PhantomError } from '../core/errors';
 import { RedisChannels } from './redis-channels';
 
@@ -11,6 +11,12 @@ export interface RedisSettings {
    * Merged over the URL's settings.
    */
   readonly options?: RedisOptions;
+  /**
+   * A Redis Cluster instead of one server (or a Sentinel set: that is `options.sentinels` and
+   * `options.name`): its seed nodes and ioredis's cluster options. Every key one script touches
+   * carries a hash tag (`{sessions}`, `{<stream id>}`), so each script runs on one slot.
+   */
+  readonly cluster?: { readonly nodes: readonly ClusterNode[]; readonly options?: ClusterOptions };
   /** Put before every key and channel, so that several servers can share one Redis (default `phantom:`). */
   readonly keyPrefix?: string;
   /** How long `open()` waits for Redis to answer before it fails, in ms (default 5 s). */
@@ -21,7 +27,10 @@ export const DEFAULT_KEY_PREFIX = 'phantom:';
 const DEFAULT_URL = 'redis://127.0.0.1:6379';
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
-type RedisConstructor = new (url: string, options: RedisOptions) => Redis;
+interface Ioredis {
+  readonly default: new (url: string, options: RedisOptions) => Redis;
+  readonly Cluster: new (nodes: ClusterNode[], options: ClusterOptions) => Cluster;
+}
 
 /**
  * The connections one server keeps to Redis: one for commands, and one for subscriptions (a
@@ -93,8 +102,8 @@ export class RedisConnections {
   }
 
   private client(): Redis {
-    const Client = loadIoredis();
-    const client = new Client(this.url, {
+    const ioredis = loadIoredis();
+    const options: RedisOptions = {
       lazyConnect: true,
       // Until the first connection, commands wait for it (a handler mounted before `open()`
       // resolved); see below for after.
@@ -102,7 +111,12 @@ export class RedisConnections {
       maxRetriesPerRequest: 1,
       retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2_000),
       ...this.settings.options,
-    });
+    };
+    const { cluster } = this.settings;
+    // A cluster client speaks the same commands as one server's (what the stores and the bus use).
+    const client = cluster
+      ? new ioredis.Cluster([...cluster.nodes], { lazyConnect: true, enableOfflineQueue: true, redisOptions: options, ...cluster.options }) as unknown as Redis
+      : new ioredis.default(this.url, options);
     // Once connected, a command fails at once while Redis is away instead of queueing for as
     // long as it is down: a request fails with a clear error, and the client reconnects in the
     // background. ioredis reads the option on every command.
@@ -126,11 +140,11 @@ export class RedisConnections {
   }
 }
 
-function loadIoredis(): RedisConstructor {
+function loadIoredis(): Ioredis {
   try {
     // An optional peer dependency: only a server configured for Redis needs it installed.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require('ioredis') as { default: RedisConstructor }).default;
+    return require('ioredis') as Ioredis;
   } catch (error) {
     throw new PhantomError('redis_client_missing', `redis(): the ioredis package is not installed (npm install ioredis): ${error instanceof Error ? error.message : String(error)}`);
   }
