@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, type Call, type Dialect, type Prepared } from './harness/dialects';
 import { benchIssuer } from './harness/bench-issuer';
 import { ServerProcess } from './harness/server-process';
+import { PLAIN_PATH } from './servers/bench-channel';
 
 export type HttpContenderId = 'bare' | 'sdk-stateless' | 'sdk-stateful' | 'phantom-session' | 'phantom-stateless' | 'phantom-session-auth' | 'phantom-stateless-auth';
 export type StdioContenderId = 'bare-stdio' | 'sdk-stdio' | 'phantom-stdio';
@@ -77,6 +78,38 @@ export interface Profiling {
 export interface Running {
   readonly server: ServerProcess;
   readonly prepared: ReadonlyMap<Call, Prepared>;
+}
+
+/** One server process answering the same call with a token (`authed`) and without (`plain`). */
+export interface TokenPair {
+  readonly plain: Running;
+  readonly authed: Running;
+}
+
+/**
+ * The bearer-token contender's server with `--pair`: its endpoint with a token and, under
+ * `/plain`, without, in the one process. Each side gets its own connection (in the session era,
+ * its own session: a session belongs to the principal that opened it).
+ */
+export async function launchTokenPair(contender: HttpContender, served: Served, call: Call): Promise<TokenPair | { unavailable: string }> {
+  let server: ServerProcess | undefined;
+  try {
+    const issuer = await benchIssuer();
+    server = await ServerProcess.start(contender.script, [...contender.args(served), ...issuer.serverArgs, '--pair'], {});
+    const url = server.url!;
+    const side = async (at: string, headers: Record<string, string>): Promise<Running> => {
+      const request = (await contender.dialect.connect(at, headers)).prepare(call);
+      await probe(request, call);
+      return { server: server!, prepared: new Map([[call, request]]) };
+    };
+    return {
+      plain: await side(url.replace(/\/mcp$/, PLAIN_PATH), {}),
+      authed: await side(url, { authorization: `Bearer ${issuer.token}` }),
+    };
+  } catch (error) {
+    await server?.stop();
+    return { unavailable: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /**

@@ -3,6 +3,9 @@
  * It carries no MCP traffic, so the contender's own endpoint stays exactly what a client sees.
  */
 
+/** Where the bearer-token contender with `--pair` serves the same endpoint without a token. */
+export const PLAIN_PATH = '/plain';
+
 /** What the bench can ask a running contender. */
 export type Question = 'memory' | 'drain' | 'settle' | 'stop';
 

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { affinityOf, pin } from '../harness/affinity';
-import { HTTP_CONTENDERS, launch, type HttpContender, type HttpContenderId, type Running } from '../contenders';
+import { HTTP_CONTENDERS, launch, launchTokenPair, type HttpContender, type HttpContenderId, type Running } from '../contenders';
 import { CALLS } from '../harness/dialects';
 import { everyEntrant, interleave } from '../harness/rounds';
 import { firstLine } from '../report/format';
@@ -41,14 +41,22 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
     const samples = await interleave('throughput', entrants, { rounds: plan.throughput.rounds, warmup: true }, progress, everyEntrant(showRate));
     running.forEach(([contender], i) => (out[contender.id] = rateFigures(samples[i])));
     const { tokenSlices: slices, tokenSliceSeconds: sliceSeconds } = plan.throughput;
-    for (const [contender, authed] of running) {
-      const plain = contender.bearer && running.find(([c]) => c.id === contender.bearer!.against)?.[1];
-      if (!plain) continue;
+    for (const contender of HTTP_CONTENDERS.filter((c) => c.bearer)) {
       progress.status(`throughput: the token's cost, ${contender.label}, ${slices} slices of each…`);
-      const cost = await tokenCost(plain, authed, CALLS.echo, { slices, sliceSeconds }, plan.connections);
-      if (!cost) continue;
-      costs[contender.bearer!.against] = cost;
-      progress.line(`throughput: ${contender.label}: ${Math.round(cost.withUs)} us of server CPU per call vs ${Math.round(cost.withoutUs)} us without, over ${slices} alternating slices of each`);
+      const pair = await launchTokenPair(contender, { tools: 1, templates: 0 }, CALLS.echo);
+      if ('unavailable' in pair) {
+        progress.line(`throughput: the token's cost, ${contender.label}, is unavailable: ${firstLine(pair.unavailable)}`);
+        continue;
+      }
+      if (pinned) pin(pair.plain.server.pid, SERVER_CPU);
+      try {
+        const cost = await tokenCost(pair.plain, pair.authed, CALLS.echo, { slices, sliceSeconds }, plan.connections);
+        if (!cost) continue;
+        costs[contender.bearer!.against] = cost;
+        progress.line(`throughput: ${contender.label}: ${Math.round(cost.withUs)} us of server CPU per call vs ${Math.round(cost.withoutUs)} us without, one process, ${slices} alternating slices of each`);
+      } finally {
+        await pair.plain.server.stop();
+      }
     }
   } finally {
     await Promise.all(running.map(([, r]) => r.server.stop()));

@@ -12,12 +12,12 @@ export interface Slicing {
 
 /**
  * The server CPU a verified bearer token adds to a call, measured in pairs: the same call is
- * driven at the contender without a token and at the one with it in short alternating slices
- * (A B, B A, A B...), and each side's CPU time and answers are added up over all its slices.
- * The machine's speed drifts by a third over seconds here (a shared host: other guests, clock
- * changes); alternating slices put the same drift on both sides, which rounds seconds apart do
- * not. Between slices a contender only drains (finishes what it holds): each side's CPU is its
- * own process's, so the other's garbage never lands on it, and a forced collection would make
+ * driven without a token and with one, at one server process serving both (`launchTokenPair`:
+ * two processes of the same code differ by several microseconds a call, by their JIT and heap),
+ * in short alternating slices (A B, B A, A B...), and each side's CPU time and answers are added
+ * up over all its slices. The machine's speed drifts by a third over seconds here (a shared
+ * host); alternating slices put the same drift on both sides, which rounds seconds apart do not.
+ * Between slices the server only drains (finishes what it holds): a forced collection would make
  * the next slice's calls several times dearer. Undefined where /proc does not tell a process's
  * CPU time.
  */
