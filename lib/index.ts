@@ -21,7 +21,7 @@ export { ToolResult } from './results/tool-result';
 export { ResourceContent, type ResourceContentOptions } from './results/resource-content';
 export { userText, assistantText, promptMessage } from './results/prompt-result';
 
-export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError, ForbiddenError, HiddenError } from './core/errors';
+export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError, ForbiddenError, HiddenError, StoreUnavailableError } from './core/errors';
 export { ErrorCode } from './core/error-codes';
 export { ServerClosingError } from './core/shutdown';
 export { Method, Notification } from './core/methods';

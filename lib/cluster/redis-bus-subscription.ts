@@ -1,4 +1,4 @@
-import { PhantomError } from '../core/errors';
+import { StoreUnavailableError } from '../core/errors';
 import type { RedisChannels } from './redis-channels';
 
 /**
@@ -53,7 +53,7 @@ export class RedisBusSubscription {
       });
     } catch (error) {
       this.waiting = true;
-      throw new PhantomError('redis_unavailable', `The session bus cannot subscribe to ${this.label} on Redis: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new StoreUnavailableError('redis_unavailable', `The session bus cannot subscribe to ${this.label} on Redis: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     if (this.stopped) return leave();
     this.leave = leave;

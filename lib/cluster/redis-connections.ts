@@ -1,5 +1,5 @@
 import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
-import { PhantomError } from '../core/errors';
+import { PhantomError, StoreUnavailableError } from '../core/errors';
 import { RedisChannels } from './redis-channels';
 
 /** Where the Redis is and how keys are named. */
@@ -74,7 +74,7 @@ export class RedisConnections {
       await Promise.all([this.connect(this.commands), this.connect(this.subscriber)]);
     } catch (error) {
       await this.close();
-      throw new PhantomError('redis_unavailable', `Redis at ${redactedUrl(this.url)} cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
+      throw new StoreUnavailableError('redis_unavailable', `Redis at ${redactedUrl(this.url)} cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -1,4 +1,4 @@
-import { PhantomError } from '../core/errors';
+import { StoreUnavailableError } from '../core/errors';
 
 /**
  * Runs a call to Redis, turning its failure (Redis down, restarting, refusing) into one clear
@@ -9,6 +9,6 @@ export async function viaRedis<T>(what: string, call: () => Promise<T>): Promise
   try {
     return await call();
   } catch (error) {
-    throw new PhantomError('redis_unavailable', `${what}: Redis failed (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new StoreUnavailableError('redis_unavailable', `${what}: Redis failed (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
 }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { STDERR_DIAGNOSTICS, WarningThrottle, type Diagnostics, type WarningRateLimit } from '../core/diagnostics';
-import { PhantomError } from '../core/errors';
+import { PhantomError, StoreUnavailableError } from '../core/errors';
 import type { BusSubscription, ServerListener, ServerMessage, SessionBus, SessionListener, SessionMessage } from '../protocol/seams/session-bus';
 import { BusMessageCodec } from './bus-message.codec';
 import { RedisBusSubscription } from './redis-bus-subscription';
@@ -107,7 +107,7 @@ export class RedisSessionBus implements SessionBus {
     try {
       await this.commands.publish(channel, encoded.text);
     } catch (error) {
-      throw new PhantomError('redis_unavailable', `The session bus could not send "${message.kind}" to ${to} on Redis: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new StoreUnavailableError('redis_unavailable', `The session bus could not send "${message.kind}" to ${to} on Redis: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
 

@@ -187,6 +187,16 @@ export class PhantomError extends Error {
   }
 }
 
+/**
+ * What the server shares with its replicas (the `store` option: Redis) cannot be reached now.
+ * A request that needed it is answered as the transport answers an unavailable service (HTTP
+ * 503 with `Retry-After`, JSON-RPC -32603), and the next one tries again: the connections
+ * come back by themselves.
+ */
+export class StoreUnavailableError extends PhantomError {
+  override readonly name: string = 'StoreUnavailableError';
+}
+
 /** Every problem the scanner found in the user's classes, reported at once. */
 export class DefinitionError extends PhantomError {
   override readonly name = 'DefinitionError';

@@ -1,5 +1,6 @@
 import type { Diagnostics } from '../core/diagnostics';
 import { toErrorObject, type ErrorObject } from '../core/error-mapper';
+import { StoreUnavailableError } from '../core/errors';
 import { classify, failure, success, type Classified, type JsonRpcRequest } from '../core/jsonrpc';
 import { Method, Notification } from '../core/methods';
 import type { Arrival } from './arrival';
@@ -137,7 +138,7 @@ export class Dispatcher {
       state = binding.sessionId === undefined ? undefined : await this.store.load(binding.sessionId);
     } catch (error) {
       if (!request) throw error;
-      return refused('internal-error', request.id, toErrorObject(error, request.method, this.diagnostics));
+      return this.failed(error, request);
     }
     if (state) return this.inSession(incoming, state, arrival);
     if (!request) return ACCEPTED;
@@ -157,7 +158,7 @@ export class Dispatcher {
       }
       return { kind: 'answer', response, sessionId: state.id };
     } catch (error) {
-      return refused('internal-error', message.id, toErrorObject(error, message.method, this.diagnostics));
+      return this.failed(error, message);
     }
   }
 
@@ -213,6 +214,12 @@ export class Dispatcher {
     return { kind: 'answer', response: responses, refusal: 'invalid-request', sessionId: state.id };
   }
 
+  /** A request that failed on our side: -32603 with its id, its kind telling a store that is away (503, retry) from a fault. */
+  private failed(error: unknown, request: JsonRpcRequest): DispatchOutcome {
+    const kind: RefusalKind = error instanceof StoreUnavailableError ? 'store-unavailable' : 'internal-error';
+    return refused(kind, request.id, toErrorObject(error, request.method, this.diagnostics));
+  }
+
   /**
    * Protocol 2026-07-28: every request stands alone. On a pipe, its requests share the
    * connection's scope (`notifications/cancelled` names them, and they are capped as a session's
@@ -240,7 +247,7 @@ export class Dispatcher {
     try {
       return await this.stateless.request(message, { principal: arrival.principal, headers: arrival, cancellation: way.cancellation, exchange: way.exchange });
     } catch (error) {
-      return refused('internal-error', message.id, toErrorObject(error, message.method, this.diagnostics));
+      return this.failed(error, message);
     } finally {
       if (binding) this.running.finish(binding.scope, message.id);
     }

@@ -36,6 +36,8 @@ export type RefusalKind =
   | 'too-many-streams'
   /** The server is closing: no new request is taken. */
   | 'server-closing'
+  /** What the server shares with its replicas (Redis) cannot be reached now; retrying later may succeed. */
+  | 'store-unavailable'
   /** Something failed on our side before the message could be answered. */
   | 'internal-error';
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { uniqueId } from '../../lib/core/unique-id';
+import { post } from '../integration/support/raw-http';
 import { connectHttp } from '../integration/support/sdk-clients';
 import { ownRedis, requireRedis, sharedRedis, type RedisInstance } from '../support/redis.fixture';
 import { Cluster } from './support/cluster';
@@ -133,12 +134,19 @@ describe('replicas when Redis restarts', function () {
     await redis?.stop();
   });
 
-  it('fails what needs Redis while it is away, then serves new sessions without a restart of any node', async () => {
+  it('answers what needs Redis with 503 while it is away, serves the stateless era meanwhile, then serves new sessions without a restart of any node', async () => {
     const before = await connectHttp(cluster.url);
     expect(text(await before.client.callTool({ name: 'echo', arguments: { text: 'before' } }))).to.equal('before');
     await redis.stop();
     const failed = await before.client.callTool({ name: 'echo', arguments: { text: 'away' } }).then(() => undefined, (error: unknown) => error);
     expect(failed, 'a call while Redis is away fails').to.be.instanceOf(Error);
+    const session = { 'mcp-session-id': before.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' };
+    const inSession = await post(cluster.url, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'away' } } }, session);
+    expect([inSession.status, inSession.headers.get('retry-after'), inSession.json.error.code], 'a session-era call: 503, retry').to.deep.equal([503, '1', -32603]);
+    const opening = await post(cluster.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    expect([opening.status, opening.headers.get('retry-after'), opening.json.id, opening.json.error.code], 'initialize: 503, retry').to.deep.equal([503, '1', 1, -32603]);
+    const stateless = await post(cluster.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'stateless' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' });
+    expect(stateless.json.result.content, 'the stateless era needs no shared session').to.deep.equal([{ type: 'text', text: 'stateless' }]);
     await before.client.close().catch(() => undefined);
     await redis.start();
     let after: Awaited<ReturnType<typeof connectHttp>> | undefined;

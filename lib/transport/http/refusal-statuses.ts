@@ -21,6 +21,7 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalKind, number>> = Object.free
   'too-many-sessions': 503,
   'too-many-streams': 503,
   'server-closing': 503,
+  'store-unavailable': 503,
   'internal-error': 500,
 });
 
@@ -29,7 +30,15 @@ export function statusOf(refusal: RefusalKind | undefined): number {
   return refusal === undefined ? 200 : REFUSAL_STATUS[refusal];
 }
 
-/** Headers a refusal adds: a closing server asks the client not to reuse the connection. */
+/** How long a client should wait before it tries again while the shared store is away, in seconds. */
+export const STORE_RETRY_AFTER_SEC = 1;
+
+/**
+ * Headers a refusal adds: a closing server asks the client not to reuse the connection; a node
+ * whose shared store is away says when to try again.
+ */
 export function refusalHeaders(refusal: RefusalKind | undefined, headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-  return refusal === 'server-closing' ? { ...headers, connection: 'close' } : headers;
+  if (refusal === 'server-closing') return { ...headers, connection: 'close' };
+  if (refusal === 'store-unavailable') return { ...headers, 'retry-after': String(STORE_RETRY_AFTER_SEC) };
+  return headers;
 }

@@ -3,6 +3,8 @@ import type { Dispatcher } from '../../protocol/dispatcher';
 import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
 import { parseJson, PARSE_ERROR } from '../../core/jsonrpc';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
+import { StoreUnavailableError } from '../../core/errors';
+import { WarningThrottle } from '../../core/diagnostics';
 import { RunningCalls } from '../running-calls';
 import type { HttpCall, HttpWay } from './http-calls';
 import type { SessionState } from '../../protocol/seams/session-state';
@@ -19,6 +21,9 @@ import { GuardAnswer, RequestGate, SESSION_HEADER, type RequestContext } from '.
 import { SessionEndpoint } from './session-endpoint';
 import type { SseStream } from './sse-stream';
 import { StreamRegistry } from './stream-registry';
+
+/** A request that needed the shared store while it was away (Redis restarting). */
+const STORE_UNAVAILABLE = Object.freeze({ ...INTERNAL_ERROR, message: 'Internal error: the store this server shares with its replicas cannot be reached; retry later' });
 
 type Verb = (req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>, parsedBody: unknown) => Promise<void>;
 
@@ -40,6 +45,8 @@ type ScopeChallenge = (scopes: readonly string[]) => string;
 export class StreamableHttpHandler implements PostHost {
   private readonly streams: StreamRegistry;
   private readonly gate: RequestGate<Verb>;
+  /** Reports of requests answered 503 because the shared store was away, at most a few a minute. */
+  private readonly storeWarnings: WarningThrottle;
   private readonly bodyLimits: BodyLimits;
   /** Unread bytes an SSE connection may hold (`maxSseBufferBytes`). */
   readonly maxSseBufferBytes: number;
@@ -81,6 +88,7 @@ export class StreamableHttpHandler implements PostHost {
       ['DELETE', (req, res, context) => endpoint.delete(req, res, context)],
     ]);
     this.gate = new RequestGate(verbs, options, core.diagnostics);
+    this.storeWarnings = new WarningThrottle(core.diagnostics);
     core.onSessionEnded((id) => this.streams.dropSession(id));
   }
 
@@ -102,10 +110,17 @@ export class StreamableHttpHandler implements PostHost {
       context = checked;
       await context.verb(req, res, context, parsedBody);
     } catch (error) {
+      if (error instanceof StoreUnavailableError) return this.storeUnavailable(res, error, context?.cors);
       this.core.diagnostics.error(`HTTP ${req.method} failed`, error);
       replyError(res, 500, INTERNAL_ERROR, context?.cors);
     }
   };
+
+  /** The shared store is away (Redis restarting): 503 with Retry-After and -32603, which a balancer or client may retry. */
+  private storeUnavailable(res: HttpResponseLike, error: StoreUnavailableError, cors: Readonly<Record<string, string>> | undefined): void {
+    this.storeWarnings.warn('store unavailable', `a request needing the shared store was answered 503: ${error.message}`);
+    replyError(res, statusOf('store-unavailable'), STORE_UNAVAILABLE, refusalHeaders('store-unavailable', cors ?? {}));
+  }
 
   /**
    * Shuts the handler down gracefully: new requests get 503 (a JSON-RPC error, `Connection:

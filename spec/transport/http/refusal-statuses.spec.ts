@@ -19,6 +19,7 @@ const EXPECTED = {
   'too-many-sessions': 503,
   'too-many-streams': 503,
   'server-closing': 503,
+  'store-unavailable': 503,
   'internal-error': 500,
 } as const;
 
@@ -39,5 +40,9 @@ describe('refusalHeaders', () => {
   it('asks the client to drop the connection when the server is closing, and adds nothing otherwise', () => {
     expect(refusalHeaders('server-closing', { vary: 'origin' })).to.deep.equal({ vary: 'origin', connection: 'close' });
     expect(refusalHeaders('forbidden', { vary: 'origin' })).to.deep.equal({ vary: 'origin' });
+  });
+
+  it('says when to try again while the shared store is away', () => {
+    expect(refusalHeaders('store-unavailable', { vary: 'origin' })).to.deep.equal({ vary: 'origin', 'retry-after': '1' });
   });
 });
