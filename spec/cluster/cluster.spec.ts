@@ -5,18 +5,10 @@ import { uniqueId } from '../../lib/core/unique-id';
 import { post } from '../integration/support/raw-http';
 import { connectHttp } from '../integration/support/sdk-clients';
 import { ownRedis, requireRedis, sharedRedis, type RedisInstance } from '../support/redis.fixture';
+import { eventually } from '../support/eventually';
 import { Cluster } from './support/cluster';
 
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]).text;
-
-/** Resolves once `check` holds, polling; fails naming `what` after `ms`. */
-async function eventually(what: string, check: () => boolean, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('three replicas on one Redis behind a round-robin proxy', function () {
   this.timeout(60_000);

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './free-port';
 
 /** A Redis server a spec talks to. */
 export interface RedisInstance {
@@ -108,15 +109,4 @@ async function startServer(port: number): Promise<ChildProcess> {
   (child.stdout as unknown as { unref?: () => void }).unref?.();
   (child.stderr as unknown as { unref?: () => void }).unref?.();
   return child;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }

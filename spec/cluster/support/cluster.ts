@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../support/free-port';
 import { RoundRobinProxy } from './round-robin-proxy';
 
 /** One replica process. */
@@ -66,16 +66,5 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Pro
       resolve();
     });
     child.kill(signal);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
   });
 }

@@ -1,25 +1,12 @@
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { JWTPayload } from 'jose';
 import { AS_CLIENTS, type AuthorizationServerFixture } from '../../support/authorization-server.fixture';
 import { newClient } from './sdk-clients';
+import { freePort } from '../../support/free-port';
 
-/**
- * A loopback port free now: an OAuth resource's identifier (its URL, the tokens' audience) must be
- * known before the server listens, so specs pick the port first.
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
