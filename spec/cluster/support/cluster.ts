@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { RoundRobinProxy } from './round-robin-proxy';
+import { RoundRobinProxy } from '../../../bench/servers/round-robin-proxy';
 
 /** One replica process. */
 export interface ClusterNode {
