@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CALLS, PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, type Call, type Dialect, type Prepared } from './harness/dialects';
 import { benchIssuer } from './harness/bench-issuer';
-import { ASKER_CONTENT, ElicitingClient } from './harness/eliciting-client';
+import { ElicitingClient } from './harness/eliciting-client';
 import { ServerProcess } from './harness/server-process';
 import type { ClusterSetupId } from './report/results';
 
@@ -148,9 +148,8 @@ export async function launchCluster(setup: ClusterSetup, redisUrl: string, prefi
   let asker: ElicitingClient | undefined;
   try {
     for (let i = 0; i < setup.nodes; i++) {
-      const name = `node-${String.fromCharCode(97 + i)}`;
-      started.push(await ServerProcess.start('phantom-cluster.server', ['--name', name, ...(setup.redis ? ['--redis-url', redisUrl, '--prefix', prefix] : [])], {
-        profileDir: profiling.ids.has(setup.id) ? join(profiling.dir, `${setup.id}-${name}`) : undefined,
+      started.push(await ServerProcess.start('phantom-cluster.server', setup.redis ? ['--redis-url', redisUrl, '--prefix', prefix] : [], {
+        profileDir: profiling.ids.has(setup.id) ? join(profiling.dir, `${setup.id}-node-${i + 1}`) : undefined,
       }));
     }
     const nodes = [...started];
@@ -158,7 +157,7 @@ export async function launchCluster(setup: ClusterSetup, redisUrl: string, prefi
     started.push(proxy);
     const echo = (await SESSION_ERA.connect(proxy.url!)).prepare(CALLS.echo);
     await probe(echo, CALLS.echo);
-    asker = await ElicitingClient.open(proxy.url!, ASKER_CONTENT);
+    asker = await ElicitingClient.open(proxy.url!);
     await asker.ask(0);
     const client = asker;
     return {

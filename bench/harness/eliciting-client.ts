@@ -1,29 +1,33 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
+import { UPSTREAM_HEADER } from '../servers/round-robin-proxy';
 import { openSession, type Call } from './dialects';
-import { post } from './http-client';
+import { post, type HttpReply } from './http-client';
 
 type Message = { id?: unknown; method?: string; result?: unknown; error?: unknown };
+
+/** What the bench's client answers the asking tool's form with. */
+export const ASKER_CONTENT: Readonly<Record<string, string>> = { name: 'Ada' };
 
 /** The call the bench makes to the asking tool (`fixtures/phantom.fixtures.ts`). */
 export const ASK: Call = {
   method: 'tools/call',
   params: { name: 'ask', arguments: {} },
   name: 'ask',
-  verify: (result) => typeof result?.content?.[0]?.text === 'string' && result.content[0].text.includes(' heard '),
+  verify: (result) => result?.content?.[0]?.text === `heard ${ASKER_CONTENT.name}`,
 };
 
 /** How long a round trip may go without a word on its stream before it counts as failed. */
 const ROUND_TRIP_TIMEOUT_MS = 30_000;
 
-/** What the bench's client answers the asking tool's form with. */
-export const ASKER_CONTENT: Readonly<Record<string, string>> = { name: 'Ada' };
-
 /** One elicitation round trip, as the client saw it. */
 export interface RoundTrip {
   /** From sending `tools/call` to reading its result, in milliseconds. */
   readonly ms: number;
-  /** The tool's answer: `<node> heard <name>`. */
-  readonly text: string;
+  /**
+   * The call and the client's answer were sent to different nodes, as the proxy's upstream header
+   * says; undefined when there is no such header (no proxy in front).
+   */
+  readonly crossNode?: boolean;
 }
 
 /**
@@ -36,21 +40,17 @@ export interface RoundTrip {
 export class ElicitingClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 2 });
 
-  private constructor(
-    private readonly url: string,
-    private readonly headers: Readonly<Record<string, string>>,
-    private readonly content: Readonly<Record<string, string>>,
-  ) {}
+  private constructor(private readonly url: string, private readonly headers: Readonly<Record<string, string>>) {}
 
-  /** Opens a session that declares form elicitation; `content` is what it answers every form with. */
-  static async open(url: string, content: Readonly<Record<string, string>>): Promise<ElicitingClient> {
+  /** Opens a session that declares form elicitation; it answers every form with `ASKER_CONTENT`. */
+  static async open(url: string): Promise<ElicitingClient> {
     const { sessionId, protocolVersion } = await openSession(url, {}, { elicitation: { form: {} } });
     return new ElicitingClient(url, {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-session-id': sessionId,
       'mcp-protocol-version': protocolVersion,
-    }, content);
+    });
   }
 
   /**
@@ -64,6 +64,7 @@ export class ElicitingClient {
       let ms: number | undefined;
       let result: unknown;
       let failure: Error | undefined;
+      let answered: Promise<HttpReply> | undefined;
       const req = request(this.url, {
         method: 'POST',
         agent: this.agent,
@@ -78,9 +79,11 @@ export class ElicitingClient {
           failure ??= error;
           req.destroy();
         };
+        const askedOn = upstreamOf(res.headers);
         readEvents(res, (message) => {
           if (message.method === 'elicitation/create' && message.id !== undefined) {
-            this.answer(message.id).catch(fail);
+            answered = this.answer(message.id);
+            answered.catch(fail);
           } else if (message.id === id) {
             ms = performance.now() - started;
             result = message.result ?? message;
@@ -89,7 +92,13 @@ export class ElicitingClient {
         res.on('close', () => {
           if (failure) return reject(failure);
           if (ms === undefined || !ASK.verify(result)) return reject(new Error(`tools/call ask was not answered as expected: ${JSON.stringify(result) ?? 'no result'}`));
-          resolve({ ms, text: (result as { content: { text: string }[] }).content[0].text });
+          if (!answered) return reject(new Error('tools/call ask was answered without an elicitation'));
+          // The result may come back before the answer's own 202 does.
+          const took = ms;
+          answered.then((reply) => {
+            const answeredOn = upstreamOf(reply.headers);
+            resolve({ ms: took, ...(askedOn === undefined || answeredOn === undefined ? {} : { crossNode: askedOn !== answeredOn }) });
+          }, reject);
         });
       });
       req.on('timeout', () => req.destroy(new Error(`tools/call ask: nothing for ${ROUND_TRIP_TIMEOUT_MS / 1000} s`)));
@@ -106,9 +115,10 @@ export class ElicitingClient {
   }
 
   /** The client's answer to the server's request: accepted, with the form's content. */
-  private async answer(requestId: unknown): Promise<void> {
-    const reply = await post(this.url, this.headers, JSON.stringify({ jsonrpc: '2.0', id: requestId, result: { action: 'accept', content: this.content } }));
+  private async answer(requestId: unknown): Promise<HttpReply> {
+    const reply = await post(this.url, this.headers, JSON.stringify({ jsonrpc: '2.0', id: requestId, result: { action: 'accept', content: ASKER_CONTENT } }));
     if (reply.status !== 202) throw new Error(`the elicitation answer was refused: HTTP ${reply.status} ${reply.text.slice(0, 300)}`);
+    return reply;
   }
 }
 
@@ -132,6 +142,11 @@ function readEvents(res: IncomingMessage, onMessage: (message: Message) => void,
       onMessage(message);
     }
   });
+}
+
+function upstreamOf(headers: HttpReply['headers']): string | undefined {
+  const value = headers[UPSTREAM_HEADER];
+  return typeof value === 'string' ? value : undefined;
 }
 
 async function textOf(res: IncomingMessage): Promise<string> {

@@ -182,7 +182,8 @@ function clusterTables({ cluster, connections }: BenchResults): string[] {
       if (!isMeasured(f)) return unavailableRow(label, f, 5);
       const { elicitation: e } = f;
       const failed = e.failed ? ` (${e.failed} failed)` : '';
-      const landed = nodes === 1 ? 'the asking node (the only one)' : e.oneAsker ? 'the other node, every time' : 'the other node, not every time';
+      const landed = nodes === 1 ? 'the asking node (the only one)'
+        : e.crossNode === e.roundTrips ? 'the other node, every time' : `**the other node in ${count(e.crossNode)} of ${count(e.roundTrips)}**`;
       return `| ${label} | ${count(e.roundTrips)}${failed} | ${millis(e.p50)} | ${millis(e.p99)} | ${signedMillis(difference(e.p50, baseline?.elicitation.p50))} | ${landed} |`;
     }),
     '',

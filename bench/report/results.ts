@@ -61,8 +61,8 @@ export interface RoundTripSample {
   readonly p99: number;
   /** Round trips that did not end with the tool's answer (a sound run has none). */
   readonly failed: number;
-  /** Every call of the round was asked by the same node: with two nodes, every answer landed on the other one. */
-  readonly oneAsker: boolean;
+  /** Round trips whose answer the proxy sent to another node than the call's. */
+  readonly crossNode: number;
 }
 
 export interface ClusterFigures {
@@ -77,8 +77,8 @@ export interface ClusterFigures {
     /** Round trips over all rounds, and those of them that failed. */
     readonly roundTrips: number;
     readonly failed: number;
-    /** Every round had one asker (see `RoundTripSample`). */
-    readonly oneAsker: boolean;
+    /** Round trips whose answer landed on another node than the call's, over all rounds. */
+    readonly crossNode: number;
     readonly rounds: readonly RoundTripSample[];
   };
 }

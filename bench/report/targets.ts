@@ -129,12 +129,14 @@ function clusterTargets(cluster: NonNullable<BenchResults['cluster']>): Target[]
   const cpuOf = (f: ClusterFigures | undefined) => (f?.echo.cpuPerRequestUs === undefined ? undefined : f.echo.cpuPerRequestUs + (f.echo.redisCpuPerRequestUs ?? 0));
   const us = (value: number | undefined) => (value === undefined ? '–' : `${Math.round(value)} us`);
   const cpu = `CPU per call of the nodes and Redis ${us(cpuOf(two))} vs ${us(cpuOf(one))} (${times(ratio(cpuOf(one), cpuOf(two)))} the calls per CPU second)`;
-  const crossNode = two && !two.elicitation.oneAsker ? '; some answers landed on the asking node' : '';
+  // A round trip whose answer went back to the node that asked measures no crossing: then there is no figure.
+  const sameNode = two ? two.elicitation.roundTrips - two.elicitation.crossNode : 0;
+  const crossNode = sameNode > 0 ? `; not measured: ${count(sameNode)} of ${count(two!.elicitation.roundTrips)} answers landed on the asking node` : '';
   return [
     target('tools/call throughput, two nodes on one Redis behind a round-robin proxy: at least 0.7× one node without Redis behind it', ratio(two?.echo.rps, one?.echo.rps), CLUSTER_SHARE,
       missing ?? `${rate(two?.echo.rps)}/s vs ${rate(one?.echo.rps)}/s (one node on Redis: ${rate(onRedis?.echo.rps)}/s); `
         + `${cpu}; p99 ${millis(two?.echo.p99)} vs ${millis(one?.echo.p99)}`),
-    target('elicitation round trip, the answer landing on the other node: under 2 ms more than on one node without Redis, at p50', difference(two?.elicitation.p50, one?.elicitation.p50), CROSS_NODE_MS,
+    target('elicitation round trip, the answer landing on the other node: under 2 ms more than on one node without Redis, at p50', sameNode > 0 ? null : difference(two?.elicitation.p50, one?.elicitation.p50), CROSS_NODE_MS,
       missing ?? `p50 ${millis(two?.elicitation.p50)} vs ${millis(one?.elicitation.p50)} (one node on Redis: ${millis(onRedis?.elicitation.p50)}); `
         + `p99 ${millis(two?.elicitation.p99)} vs ${millis(one?.elicitation.p99)}${crossNode}`, 'ms'),
   ];

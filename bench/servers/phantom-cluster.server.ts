@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PhantomServer, redis, STDERR_DIAGNOSTICS, type Diagnostics } from 'phantom-mcp';
-import { AskerForm, askingTools, toolProviders } from '../fixtures/phantom.fixtures';
+import { AskerForm, AskingTools, toolProviders } from '../fixtures/phantom.fixtures';
 import { argValue, runContender } from './bench-channel';
 import { serveHttp } from './http-host';
 
@@ -21,14 +21,14 @@ const CLUSTER_DIAGNOSTICS: Diagnostics = {
  * One node of the cluster suite: the session era's echo tool and a tool that elicits, mounted as
  * `phantom.server` mounts its handler. With `--redis-url` (and `--prefix`), its sessions, event
  * logs and bus are in that Redis (`store: redis(...)`), shared with the other nodes of the same
- * prefix; without, the in-memory default. `--name` is what the asking tool calls this node.
+ * prefix; without, the in-memory default.
  */
 runContender(async () => {
   const redisUrl = process.argv.includes('--redis-url') ? argValue('redis-url') : undefined;
   const server = new PhantomServer({
     name: 'bench-cluster',
     version: '1.0.0',
-    providers: [...toolProviders(1), askingTools(argValue('name'))],
+    providers: [...toolProviders(1), AskingTools],
     forms: [AskerForm],
     diagnostics: CLUSTER_DIAGNOSTICS,
     ...(redisUrl === undefined ? {} : { store: redis(redisUrl, { keyPrefix: argValue('prefix') }) }),

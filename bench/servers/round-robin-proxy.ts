@@ -27,11 +27,15 @@ export interface RoundRobinProxyOptions {
   readonly keepAlive?: boolean;
 }
 
+/** The response header that names the node (its index among the upstreams) that answered. */
+export const UPSTREAM_HEADER = 'x-upstream';
+
 /**
  * A round-robin HTTP proxy on a loopback port, in front of the cluster's nodes, as a load balancer
  * without sticky sessions is: each request goes to the next node, whatever session it names.
  * A node that refuses the connection (killed) is skipped for the next one; a request that
- * reached a node is never sent to another. Bodies and SSE streams pass through as they come.
+ * reached a node is never sent to another. Bodies and SSE streams pass through as they come,
+ * with the node that answered named in `UPSTREAM_HEADER`, as balancers can add.
  *
  * One proxy for the cluster spec (`spec/cluster/support/cluster.ts`) and the benchmark's cluster
  * suite (`round-robin-proxy.server.ts`): it lives in the bench because the bench compiles only
@@ -84,7 +88,7 @@ export class RoundRobinProxy {
         agent: this.agent,
       }, (answer) => {
         if (this.record) this.routed.push({ method: req.method ?? '', upstream: index, ...rpcOf(body) });
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, [UPSTREAM_HEADER]: String(index) });
         answer.pipe(res);
         answer.on('error', () => res.destroy());
         res.on('close', () => answer.destroy());
