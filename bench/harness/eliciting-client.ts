@@ -34,11 +34,11 @@ export interface RoundTrip {
  * A session-era client that answers elicitations, as the official client does: it calls the
  * asking tool, reads the `elicitation/create` request the server sends on the call's SSE
  * stream, POSTs its answer (a request of its own, which a round-robin proxy sends to the next
- * node), and reads the call's result on the stream. One call at a time; two keep-alive sockets
- * (the stream's and the answer's).
+ * node), and reads the call's result on the stream. One call at a time: the calls on a kept-alive
+ * socket of their own, the answers on the set-up traffic's (`http-client`).
  */
 export class ElicitingClient {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 2 });
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
   private constructor(private readonly url: string, private readonly headers: Readonly<Record<string, string>>) {}
 
