@@ -183,13 +183,18 @@ function clusterTables({ cluster, connections }: BenchResults): string[] {
       const { elicitation: e } = f;
       const failed = e.failed ? ` (${e.failed} failed)` : '';
       const landed = nodes === 1 ? 'the asking node (the only one)'
-        : e.crossNode === e.roundTrips ? 'the other node, every time' : `**the other node in ${count(e.crossNode)} of ${count(e.roundTrips)}**`;
-      return `| ${label} | ${count(e.roundTrips)}${failed} | ${millis(e.p50)} | ${millis(e.p99)} | ${signedMillis(difference(e.p50, baseline?.elicitation.p50))} | ${landed} |`;
+        : e.crossNode === e.roundTrips ? 'the other node, every time' : `**the other node in ${whole(e.crossNode)} of ${whole(e.roundTrips)}**`;
+      return `| ${label} | ${whole(e.roundTrips)}${failed} | ${millis(e.p50)} | ${millis(e.p99)} | ${signedMillis(difference(e.p50, baseline?.elicitation.p50))} | ${landed} |`;
     }),
     '',
-    'The proxy costs every setup alike, and more than a production balancer would: its CPU per call is in the first table, and the single node',
-    'here serves far fewer calls than in the throughput suite, which has no proxy. Compare the setups with each other, not with that suite.',
+    'The proxy is in front of every setup and costs more than a production balancer would (its CPU per call is in the first table): the single',
+    'node here serves far fewer calls than in the throughput suite, which has no proxy. Compare the setups with each other, not with that suite.',
   ];
+}
+
+/** A count with grouped thousands: 5,562. */
+function whole(value: number): string {
+  return value.toLocaleString('en-US');
 }
 
 function difference(a: number | undefined, b: number | undefined): number | null {

@@ -131,7 +131,7 @@ function clusterTargets(cluster: NonNullable<BenchResults['cluster']>): Target[]
   const cpu = `CPU per call of the nodes and Redis ${us(cpuOf(two))} vs ${us(cpuOf(one))} (${times(ratio(cpuOf(one), cpuOf(two)))} the calls per CPU second)`;
   // A round trip whose answer went back to the node that asked measures no crossing: then there is no figure.
   const sameNode = two ? two.elicitation.roundTrips - two.elicitation.crossNode : 0;
-  const crossNode = sameNode > 0 ? `; not measured: ${count(sameNode)} of ${count(two!.elicitation.roundTrips)} answers landed on the asking node` : '';
+  const crossNode = sameNode > 0 ? `; not measured: ${sameNode.toLocaleString('en-US')} of ${two!.elicitation.roundTrips.toLocaleString('en-US')} answers landed on the asking node` : '';
   return [
     target('tools/call throughput, two nodes on one Redis behind a round-robin proxy: at least 0.7× one node without Redis behind it', ratio(two?.echo.rps, one?.echo.rps), CLUSTER_SHARE,
       missing ?? `${rate(two?.echo.rps)}/s vs ${rate(one?.echo.rps)}/s (one node on Redis: ${rate(onRedis?.echo.rps)}/s); `
