@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, type Call, type Dialect, type Prepared } from './harness/dialects';
+import { CALLS, PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, type Call, type Dialect, type Prepared } from './harness/dialects';
 import { benchIssuer } from './harness/bench-issuer';
+import { ElicitingClient } from './harness/eliciting-client';
 import { ServerProcess } from './harness/server-process';
 import { PLAIN_PATH } from './servers/bench-channel';
+import type { ClusterSetupId } from './report/results';
 
 export type HttpContenderId = 'bare' | 'sdk-stateless' | 'sdk-stateful' | 'phantom-session' | 'phantom-stateless' | 'phantom-session-auth' | 'phantom-stateless-auth';
 export type StdioContenderId = 'bare-stdio' | 'sdk-stdio' | 'phantom-stdio';
@@ -134,6 +136,73 @@ export async function launch(contender: HttpContender, served: Served, calls: re
     return { server, prepared };
   } catch (error) {
     await server?.stop();
+    return { unavailable: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** One setup of the cluster suite: its nodes, and where they keep sessions, event logs and the bus. */
+export interface ClusterSetup {
+  readonly id: ClusterSetupId;
+  readonly label: string;
+  readonly nodes: number;
+  /** `store: redis(...)` on every node (one Redis, one key prefix per setup), else the in-memory default. */
+  readonly redis: boolean;
+}
+
+/**
+ * In the order of every round; all behind the same round-robin proxy. The single node without
+ * Redis is what a deployment scales out from (the targets compare against it); the single node on
+ * Redis splits the difference into what Redis costs and what the second node costs.
+ */
+export const CLUSTER_SETUPS: readonly ClusterSetup[] = [
+  { id: 'one-node-memory', label: 'one node, in memory', nodes: 1, redis: false },
+  { id: 'one-node-redis', label: 'one node on Redis', nodes: 1, redis: true },
+  { id: 'two-nodes-redis', label: 'two nodes on one Redis', nodes: 2, redis: true },
+];
+
+/** A cluster setup running, behind its proxy, with a session for each measure. */
+export interface RunningCluster {
+  readonly nodes: readonly ServerProcess[];
+  readonly proxy: ServerProcess;
+  /** The echo `tools/call` of one session, through the proxy. */
+  readonly echo: Prepared;
+  /** Another session, which answers the asking tool's elicitation. */
+  readonly asker: ElicitingClient;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a setup's nodes (`servers/phantom-cluster.server`), then its proxy
+ * (`servers/round-robin-proxy.server`) in front of them, and checks both measures once through
+ * the proxy. A setup that cannot start or answer is reported as unavailable, with the reason.
+ */
+export async function launchCluster(setup: ClusterSetup, redisUrl: string, prefix: string, profiling: Profiling): Promise<RunningCluster | { unavailable: string }> {
+  const started: ServerProcess[] = [];
+  let asker: ElicitingClient | undefined;
+  try {
+    for (let i = 0; i < setup.nodes; i++) {
+      started.push(await ServerProcess.start('phantom-cluster.server', setup.redis ? ['--redis-url', redisUrl, '--prefix', prefix] : [], {
+        profileDir: profiling.ids.has(setup.id) ? join(profiling.dir, `${setup.id}-node-${i + 1}`) : undefined,
+      }));
+    }
+    const nodes = [...started];
+    const proxy = await ServerProcess.start('round-robin-proxy.server', ['--upstreams', nodes.map((node) => new URL(node.url!).port).join(',')]);
+    started.push(proxy);
+    const echo = (await SESSION_ERA.connect(proxy.url!)).prepare(CALLS.echo);
+    await probe(echo, CALLS.echo);
+    asker = await ElicitingClient.open(proxy.url!);
+    await asker.ask(0);
+    const client = asker;
+    return {
+      nodes, proxy, echo, asker,
+      stop: async () => {
+        client.close();
+        await Promise.all(started.map((child) => child.stop()));
+      },
+    };
+  } catch (error) {
+    asker?.close();
+    await Promise.all(started.map((child) => child.stop()));
     return { unavailable: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -5,6 +5,7 @@ import { machine } from './report/machine';
 import type { BenchResults, Target } from './report/results';
 import { targetsOf } from './report/targets';
 import { writeResults } from './report/write';
+import { clusterSuite } from './suites/cluster.suite';
 import { memorySuite } from './suites/memory.suite';
 import { scaleSuite } from './suites/scale.suite';
 import { startupSuite } from './suites/startup.suite';
@@ -14,10 +15,11 @@ import { throughputSuite } from './suites/throughput.suite';
 
 const USAGE = `npm run bench [-- options]
 
-  --quick                 every suite once and briefly (under a minute): a smoke test
-  --only a,b              run only these suites: ${['throughput', 'scale', 'memory', 'startup', 'stdio'].join(', ')}
+  --quick                 every suite once and briefly (about a minute): a smoke test
+  --only a,b              run only these suites: ${['throughput', 'scale', 'memory', 'startup', 'stdio', 'cluster'].join(', ')}
   --profile id,id         write V8 CPU profiles of these contenders' processes, e.g.
-                          phantom-session,phantom-stateless,phantom-stdio,sdk-stateful
+                          phantom-session,phantom-stateless,phantom-stdio,sdk-stateful,
+                          or a cluster setup (its nodes): two-nodes-redis
   --profile-dir DIR       where the profiles go (default /tmp/phantom-bench-profiles)
 `;
 
@@ -35,6 +37,7 @@ const SUITES: readonly { readonly name: string; run(ctx: SuiteContext, results: 
   { name: 'memory', run: async (ctx, r) => void (r.memory = await memorySuite(ctx)) },
   { name: 'startup', run: async (ctx, r) => void (r.startup = await startupSuite(ctx)) },
   { name: 'stdio', run: async (ctx, r) => void (r.stdio = await stdioSuite(ctx)) },
+  { name: 'cluster', run: async (ctx, r) => void (r.cluster = await clusterSuite(ctx)) },
 ];
 
 async function main(): Promise<void> {
@@ -81,8 +84,9 @@ async function main(): Promise<void> {
 }
 
 function describe(target: Target): string {
-  const ratio = target.ratio === null ? '–' : `${target.ratio}×`;
-  return `  ${target.holds ? 'holds  ' : 'MISSES '} ${target.name}: ${ratio} (goal ${target.goal}; ${target.detail})`;
+  const unit = target.unit ? ` ${target.unit}` : '×';
+  const ratio = target.ratio === null ? '–' : `${target.ratio}${unit}`;
+  return `  ${target.holds ? 'holds  ' : 'MISSES '} ${target.name}: ${ratio} (goal ${target.goal}${target.unit ? unit : ''}; ${target.detail})`;
 }
 
 main().catch((error: unknown) => {

@@ -9,6 +9,8 @@ export interface Plan {
   readonly memory: { readonly rounds: number; readonly sessions: readonly number[] };
   readonly startup: { readonly rounds: number; readonly tools: number };
   readonly stdio: Timed;
+  /** Each round: `tools/call` for `seconds`, then elicitation round trips one at a time for `elicitationSeconds`. */
+  readonly cluster: Timed & { readonly elicitationSeconds: number };
 }
 
 export interface Timed {
@@ -17,7 +19,7 @@ export interface Timed {
   readonly warmupSeconds: number;
 }
 
-/** `npm run bench`: well under ten minutes on two cores. */
+/** `npm run bench`: about ten minutes on two cores. */
 export const FULL: Plan = {
   name: 'full',
   connections: 50,
@@ -26,11 +28,12 @@ export const FULL: Plan = {
   memory: { rounds: 3, sessions: [1_000, 10_000] },
   startup: { rounds: 5, tools: 1_000 },
   stdio: { rounds: 5, seconds: 2, warmupSeconds: 1 },
+  cluster: { rounds: 5, seconds: 5, warmupSeconds: 3, elicitationSeconds: 2 },
 };
 
 /**
  * `npm run bench -- --quick`: every suite once and briefly, with registries and session counts up
- * to 1,000 only: a smoke test of the harness, under a minute. Its ratios are indicative at best.
+ * to 1,000 only: a smoke test of the harness, about a minute. Its ratios are indicative at best.
  */
 export const QUICK: Plan = {
   name: 'quick',
@@ -40,4 +43,5 @@ export const QUICK: Plan = {
   memory: { rounds: 1, sessions: [1_000] },
   startup: { rounds: 1, tools: 1_000 },
   stdio: { rounds: 1, seconds: 1, warmupSeconds: 0.5 },
+  cluster: { rounds: 1, seconds: 1.5, warmupSeconds: 0.5, elicitationSeconds: 0.5 },
 };

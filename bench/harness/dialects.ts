@@ -109,13 +109,16 @@ export const STATELESS_ERA: Dialect = {
   }),
 };
 
-/** Opens (and initialises) one session-era session; used for the idle-session memory measure too. */
-export async function openSession(url: string, extra: Readonly<Record<string, string>> = {}): Promise<{ sessionId: string; protocolVersion: string }> {
+/**
+ * Opens (and initialises) one session-era session, declaring `capabilities` (none by default);
+ * used for the idle-session memory measure and the eliciting client too.
+ */
+export async function openSession(url: string, extra: Readonly<Record<string, string>> = {}, capabilities: Json = {}): Promise<{ sessionId: string; protocolVersion: string }> {
   const init = await post(url, { ...MCP_ACCEPT, ...extra }, JSON.stringify({
     jsonrpc: '2.0',
     id: 0,
     method: 'initialize',
-    params: { protocolVersion: SESSION_VERSION, capabilities: {}, clientInfo: { name: 'phantom-bench', version: '1.0.0' } },
+    params: { protocolVersion: SESSION_VERSION, capabilities, clientInfo: { name: 'phantom-bench', version: '1.0.0' } },
   }));
   const sessionId = init.headers['mcp-session-id'];
   const result = messageOf(init)?.result as { protocolVersion?: string } | undefined;

@@ -11,3 +11,10 @@ export function ratio(a: number | undefined, b: number | undefined): number | nu
   if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0) return null;
   return a / b;
 }
+
+/** The nearest-rank `q` quantile (0.5, 0.99) of some values; NaN for none. */
+export function percentile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}

@@ -1,4 +1,4 @@
-import { HTTP_CONTENDERS, STDIO_CONTENDERS } from '../contenders';
+import { CLUSTER_SETUPS, HTTP_CONTENDERS, STDIO_CONTENDERS } from '../contenders';
 import { ratio } from '../harness/stats';
 import { bytes, count, firstLine, millis, rate, times } from './format';
 import { isMeasured, type BenchResults, type Measured, type RateFigures, type ScaleContenderId, type ScaleOp } from './results';
@@ -19,6 +19,7 @@ export function markdownOf(results: BenchResults): string {
     ...section(results.scale && scaleTables(results)),
     ...section(results.startup && startupTable(results)),
     ...section(results.stdio && stdioTable(results)),
+    ...section(results.cluster && clusterTables(results)),
   ].join('\n');
 }
 
@@ -36,11 +37,11 @@ function section(lines: string[] | undefined): string[] {
 
 function targetsTable({ targets = [] }: BenchResults): string[] {
   return [
-    '## Targets (issues 5 and 10)',
+    '## Targets (issues 5, 10 and 11)',
     '',
     '| Target | Ratio | Goal | Holds | Figures |',
     '| --- | ---: | :---: | :---: | --- |',
-    ...targets.map((t) => `| ${t.name} | ${times(t.ratio)} | ${t.goal} | ${t.holds ? 'yes' : '**no**'} | ${t.detail} |`),
+    ...targets.map((t) => `| ${t.name} | ${t.unit === 'ms' ? signedMillis(t.ratio) : times(t.ratio)} | ${t.goal}${t.unit ? ` ${t.unit}` : ''} | ${t.holds ? 'yes' : '**no**'} | ${t.detail} |`),
   ];
 }
 
@@ -143,6 +144,67 @@ function stdioTable({ stdio = {} }: BenchResults): string[] {
       return `| ${label} | ${rate(m.rtps)} | ${times(ratio(m.rtps, rtps(bare)))} | ${times(ratio(m.rtps, rtps(sdk)))} |`;
     }),
   ];
+}
+
+function clusterTables({ cluster, connections }: BenchResults): string[] {
+  if (!isMeasured(cluster)) {
+    return ['## Scale-out behind a round-robin proxy', '', `Not measured: ${firstLine(cluster!.unavailable)}`];
+  }
+  const { setups } = cluster;
+  const one = setups['one-node-memory'];
+  const baseline = isMeasured(one) ? one : undefined;
+  const rounds = Object.values(setups).find(isMeasured)?.echo.rounds.length ?? 0;
+  const us = (value: number | undefined) => (value === undefined ? '–' : `${Math.round(value)} us`);
+  return [
+    `## Scale-out behind a round-robin proxy (${connections} connections for tools/call, ${rounds} rounds)`,
+    '',
+    `Every setup is behind the same proxy, a Node process of its own that forwards each request to the next node; nothing is pinned, so the nodes, Redis${cluster.redis === 'REDIS_URL' ? ' (`REDIS_URL`: not on this machine\'s count)' : ''}, the proxy and the load generator share the cores.`,
+    '',
+    '### tools/call of the echo tool',
+    '',
+    '| Setup | Requests/s | p50 | p99 | vs one node | CPU per call: nodes | Redis | proxy |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...CLUSTER_SETUPS.map(({ id, label }) => {
+      const f = setups[id];
+      if (!isMeasured(f)) return unavailableRow(label, f, 7);
+      const { echo } = f;
+      const failed = echo.failed ? ` (${echo.failed} failed)` : '';
+      return `| ${label} | ${rate(echo.rps)}${failed} | ${millis(echo.p50)} | ${millis(echo.p99)} | ${times(ratio(echo.rps, baseline?.echo.rps))} `
+        + `| ${us(echo.cpuPerRequestUs)} | ${us(echo.redisCpuPerRequestUs)} | ${us(echo.proxyCpuPerRequestUs)} |`;
+    }),
+    '',
+    '### An elicitation round trip (one call at a time: the tool elicits, the client answers with a request of its own)',
+    '',
+    '| Setup | Round trips | p50 | p99 | p50 vs one node | The answer landed on |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+    ...CLUSTER_SETUPS.map(({ id, label, nodes }) => {
+      const f = setups[id];
+      if (!isMeasured(f)) return unavailableRow(label, f, 5);
+      const { elicitation: e } = f;
+      const failed = e.failed ? ` (${e.failed} failed)` : '';
+      const landed = nodes === 1 ? 'the asking node (the only one)'
+        : e.crossNode === e.roundTrips ? 'the other node, every time' : `**the other node in ${whole(e.crossNode)} of ${whole(e.roundTrips)}**`;
+      return `| ${label} | ${whole(e.roundTrips)}${failed} | ${millis(e.p50)} | ${millis(e.p99)} | ${signedMillis(difference(e.p50, baseline?.elicitation.p50))} | ${landed} |`;
+    }),
+    '',
+    'The proxy is in front of every setup and costs more than a production balancer would (its CPU per call is in the first table): the single',
+    'node here serves far fewer calls than in the throughput suite, which has no proxy. Compare the setups with each other, not with that suite.',
+  ];
+}
+
+/** A count with grouped thousands: 5,562. */
+function whole(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function difference(a: number | undefined, b: number | undefined): number | null {
+  return a === undefined || b === undefined ? null : a - b;
+}
+
+/** A difference in milliseconds: `+0.8 ms`, `-0.1 ms`. */
+function signedMillis(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)} ms`;
 }
 
 function figures(value: Measured<RateFigures> | undefined): RateFigures | undefined {

@@ -44,10 +44,51 @@ export interface StartupFigures {
   readonly startMs: number;
 }
 
+/** The cluster suite's setups (`CLUSTER_SETUPS` in `contenders.ts`), every one behind the same proxy. */
+export type ClusterSetupId = 'one-node-memory' | 'one-node-redis' | 'two-nodes-redis';
+
+/** One run of `tools/call` through the proxy, with where the CPU went. */
+export interface ClusterLoadSample extends LoadSample {
+  /** `cpuPerRequestUs` is every node's CPU added up; these are the Redis server's (when the bench started it) and the proxy's. */
+  readonly redisCpuPerRequestUs?: number;
+  readonly proxyCpuPerRequestUs?: number;
+}
+
+/** Elicitation round trips in one round, one at a time: milliseconds from the call to its result. */
+export interface RoundTripSample {
+  readonly roundTrips: number;
+  readonly p50: number;
+  readonly p99: number;
+  /** Round trips that did not end with the tool's answer (a sound run has none). */
+  readonly failed: number;
+  /** Round trips whose answer the proxy sent to another node than the call's. */
+  readonly crossNode: number;
+}
+
+export interface ClusterFigures {
+  readonly echo: RateFigures & {
+    readonly redisCpuPerRequestUs?: number;
+    readonly proxyCpuPerRequestUs?: number;
+    readonly rounds: readonly ClusterLoadSample[];
+  };
+  readonly elicitation: {
+    readonly p50: number;
+    readonly p99: number;
+    /** Round trips over all rounds, and those of them that failed. */
+    readonly roundTrips: number;
+    readonly failed: number;
+    /** Round trips whose answer landed on another node than the call's, over all rounds. */
+    readonly crossNode: number;
+    readonly rounds: readonly RoundTripSample[];
+  };
+}
+
 export interface Target {
   readonly name: string;
-  /** The measured ratio; null when a contender was unavailable. */
+  /** The measured ratio (a difference in `unit` where one is named); null when a contender was unavailable. */
   readonly ratio: number | null;
+  /** Set when `ratio` is not a ratio but a difference in milliseconds. */
+  readonly unit?: 'ms';
   /** The bound the ratio must meet, e.g. ">= 0.5". */
   readonly goal: string;
   readonly holds: boolean;
@@ -86,5 +127,11 @@ export interface BenchResults {
     /** The bench and the server were pinned to one CPU (taskset was there). */
     readonly sharedCore: boolean;
   }>>>;
+  /** The cluster suite, or why it could not run (no Redis). */
+  cluster?: Measured<{
+    /** `REDIS_URL`, or a redis-server the bench started (whose CPU time it can read). */
+    readonly redis: 'REDIS_URL' | 'own';
+    readonly setups: Partial<Record<ClusterSetupId, Measured<ClusterFigures>>>;
+  }>;
   targets?: Target[];
 }

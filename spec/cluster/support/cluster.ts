@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { RoundRobinProxy } from '../../../bench/servers/round-robin-proxy';
 import { freePort } from '../../support/free-port';
-import { RoundRobinProxy } from './round-robin-proxy';
 
 /** One replica process. */
 export interface ClusterNode {

@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the proxy sent where: for specs that check a request really landed on another node. */
@@ -11,21 +11,50 @@ export interface Routed {
   readonly tool?: string;
 }
 
+export interface RoundRobinProxyOptions {
+  /**
+   * Keep what was sent where in `routed` (default true: the cluster spec reads it). Off for a
+   * long load run, whose record would grow without bound and parse every body.
+   */
+  readonly record?: boolean;
+  /**
+   * Reuse connections to the nodes (default false). Off, every request has a connection of its
+   * own, so a request is sent again elsewhere only when no node can have received it (a node
+   * killed mid-spec). On, as load balancers pool their upstream connections in production: for
+   * the benchmark, where no node is killed and a connection per request would cost more than
+   * the call.
+   */
+  readonly keepAlive?: boolean;
+}
+
+/** The response header that names the node (its index among the upstreams) that answered. */
+export const UPSTREAM_HEADER = 'x-upstream';
+
 /**
  * A round-robin HTTP proxy on a loopback port, in front of the cluster's nodes, as a load balancer
  * without sticky sessions is: each request goes to the next node, whatever session it names.
  * A node that refuses the connection (killed) is skipped for the next one; a request that
- * reached a node is never sent to another. Bodies and SSE streams pass through as they come.
+ * reached a node is never sent to another. Bodies and SSE streams pass through as they come,
+ * with the node that answered named in `UPSTREAM_HEADER`, as balancers can add.
+ *
+ * One proxy for the cluster spec (`spec/cluster/support/cluster.ts`) and the benchmark's cluster
+ * suite (`round-robin-proxy.server.ts`): it lives in the bench because the bench compiles only
+ * its own folder, and the spec's build compiles whatever it imports.
  */
 export class RoundRobinProxy {
   readonly routed: Routed[] = [];
   private next = 0;
   private server?: Server;
+  private readonly record: boolean;
+  private readonly agent: Agent | false;
 
-  constructor(private readonly upstreams: readonly number[]) {}
+  constructor(private readonly upstreams: readonly number[], options: RoundRobinProxyOptions = {}) {
+    this.record = options.record ?? true;
+    this.agent = options.keepAlive ? new Agent({ keepAlive: true }) : false;
+  }
 
   async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.forward(req, res));
+    this.server = createServer(this.handle);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/mcp`;
   }
@@ -33,7 +62,11 @@ export class RoundRobinProxy {
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    if (this.agent) this.agent.destroy();
   }
+
+  /** Forwards one request: what `start()` serves, and what a host of its own may mount. */
+  readonly handle = (req: IncomingMessage, res: ServerResponse): void => void this.forward(req, res);
 
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
@@ -52,12 +85,10 @@ export class RoundRobinProxy {
       const upstream = request({
         host: '127.0.0.1', port: this.upstreams[index], method: req.method, path: req.url,
         headers: { ...req.headers, host: `127.0.0.1:${this.upstreams[index]}` },
-        // A connection of its own: a kept-alive one may be reset by a node that is gone, and a
-        // request may only be sent again elsewhere when no node can have received it.
-        agent: false,
+        agent: this.agent,
       }, (answer) => {
-        this.routed.push({ method: req.method ?? '', upstream: index, ...rpcOf(body) });
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        if (this.record) this.routed.push({ method: req.method ?? '', upstream: index, ...rpcOf(body) });
+        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, [UPSTREAM_HEADER]: String(index) });
         answer.pipe(res);
         answer.on('error', () => res.destroy());
         res.on('close', () => answer.destroy());
