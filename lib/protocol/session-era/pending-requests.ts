@@ -16,13 +16,27 @@ interface Waiter {
  */
 export class PendingRequests {
   private readonly waiting = new Map<string, Waiter>();
+  /** What every id this table makes starts with: unique to it among all nodes (and all servers of a process). */
+  private readonly origin = `${uniqueId()}:`;
+  private made = 0;
 
   /**
    * A fresh id for a request to the client, unique across nodes: the client may answer on any
    * node, which forwards the answer to the session, and a second replica must not reuse it.
    */
   allocateId(): string {
-    return uniqueId();
+    this.made += 1;
+    return `${this.origin}${this.made.toString(36)}`;
+  }
+
+  /**
+   * Who made `id`: this node (`here`), another node (`elsewhere`: the shape of an id one of them
+   * would make), or `nobody` (an id the client made up). Only another node's answer is worth
+   * sending on over the bus.
+   */
+  madeBy(id: unknown): 'here' | 'elsewhere' | 'nobody' {
+    if (typeof id !== 'string' || !ID_SHAPE.test(id)) return 'nobody';
+    return id.startsWith(this.origin) ? 'here' : 'elsewhere';
   }
 
   wait(sessionId: string, id: RequestId, method: string, timeoutMs: number | undefined, signal: AbortSignal): Promise<JsonObject> {
@@ -70,6 +84,9 @@ export class PendingRequests {
     }
   }
 }
+
+/** `allocateId()`'s shape on any node: `uniqueId()` (12 hex digits, a dash, base 36), a colon, base 36. */
+const ID_SHAPE = /^[0-9a-f]{12}-[0-9a-z]{1,11}:[0-9a-z]{1,11}$/;
 
 function keyOf(sessionId: string, id: RequestId): string {
   return `${sessionId}\u0000${typeof id}:${id}`;

@@ -217,14 +217,16 @@ export class SessionEngine implements ChannelHost {
 
   /**
    * Routes a client's response to the request of this session waiting for it: here, or (when none
-   * waits here) on the node that sent it, over the bus. One that matches nothing here is warned
-   * about, within the client-warning limit (with several nodes, the node whose request it answers
-   * settles it all the same).
+   * waits here) on the node that sent it, over the bus. Request ids name the process that made
+   * them: another node's goes to it without a word; one made here that matches nothing, or one
+   * no node made, is ignored and warned about (within the client-warning limit), and costs the
+   * bus nothing.
    */
   response(state: SessionState, message: JsonRpcResponse): void {
     this.touch(state.id);
     if (this.pending.settle(state.id, message)) return;
-    this.publish(state.id, { kind: 'response', response: message });
+    // Only another replica's request can be waiting elsewhere: nothing else crosses the bus.
+    if (this.pending.madeBy(message.id) === 'elsewhere') return void this.publish(state.id, { kind: 'response', response: message });
     this.clientWarnings.warn('unmatched response', `session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
   }
 

@@ -15,6 +15,18 @@ describe('PendingRequests', () => {
     });
   });
 
+  describe('#madeBy', () => {
+    it('tells its own ids from another node\'s and from ids a client made up', () => {
+      const here = new PendingRequests();
+      const elsewhere = new PendingRequests();
+      expect(here.madeBy(here.allocateId())).to.equal('here');
+      expect(here.madeBy(elsewhere.allocateId())).to.equal('elsewhere');
+      for (const made of [1, '1', 'abc', `${here.allocateId()}!`, null, undefined, 'zzzzzzzzzzzz-1:1']) {
+        expect(here.madeBy(made), String(made)).to.equal('nobody');
+      }
+    });
+  });
+
   describe('#settle', () => {
     context('when the response carries the id of a request of another session', () => {
       it('settles nothing: that request keeps waiting, for its own session only', async () => {
