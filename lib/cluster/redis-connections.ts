@@ -37,6 +37,8 @@ export class RedisConnections {
   private channelTable?: RedisChannels;
   private readonly url: string;
   private readonly connectTimeoutMs: number;
+  /** Set by `close()`: what runs late (a stream's grace timer, a sweep) must not connect again and hold the process open. */
+  private closed = false;
 
   constructor(private readonly settings: RedisSettings = {}) {
     this.prefix = settings.keyPrefix ?? DEFAULT_KEY_PREFIX;
@@ -44,12 +46,12 @@ export class RedisConnections {
     this.connectTimeoutMs = settings.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   }
 
-  /** The connection for commands. */
+  /** The connection for commands; throws `redis_closed` once closed. */
   get commands(): Redis {
     return (this.commandClient ??= this.client());
   }
 
-  /** The connection for SUBSCRIBE and its messages. */
+  /** The connection for SUBSCRIBE and its messages; throws `redis_closed` once closed. */
   get subscriber(): Redis {
     return (this.subscriberClient ??= this.client());
   }
@@ -64,7 +66,8 @@ export class RedisConnections {
     try {
       await Promise.all([this.connect(this.commands), this.connect(this.subscriber)]);
     } catch (error) {
-      await this.close();
+      // Released, not closed: the owner may try to open again.
+      await this.release();
       throw new PhantomError('redis_unavailable', `Redis at ${redactedUrl(this.url)} cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
@@ -79,7 +82,13 @@ export class RedisConnections {
     }
   }
 
+  /** Ends both connections for good: later commands fail with `redis_closed` instead of connecting again. */
   async close(): Promise<void> {
+    this.closed = true;
+    await this.release();
+  }
+
+  private async release(): Promise<void> {
     const clients = [this.commandClient, this.subscriberClient].filter((c): c is Redis => c !== undefined);
     this.commandClient = this.subscriberClient = undefined;
     this.channelTable = undefined;
@@ -93,6 +102,7 @@ export class RedisConnections {
   }
 
   private client(): Redis {
+    if (this.closed) throw new PhantomError('redis_closed', `the connections to Redis at ${redactedUrl(this.url)} are closed (the server was closed)`);
     const Client = loadIoredis();
     const client = new Client(this.url, {
       lazyConnect: true,
