@@ -9,6 +9,8 @@ export interface Routed {
   readonly rpc?: string;
   /** The tool a `tools/call` names. */
   readonly tool?: string;
+  /** The `mcp-session-id` the request named, if any. */
+  readonly session?: string;
 }
 
 /**
@@ -51,12 +53,15 @@ export class RoundRobinProxy {
     return new Promise((resolve) => {
       const upstream = request({
         host: '127.0.0.1', port: this.upstreams[index], method: req.method, path: req.url,
-        headers: { ...req.headers, host: `127.0.0.1:${this.upstreams[index]}` },
+        // The client's Host header goes through, as load balancers pass it: the nodes check it
+        // against DNS rebinding as they would behind one.
+        headers: req.headers,
         // A connection of its own: a kept-alive one may be reset by a node that is gone, and a
         // request may only be sent again elsewhere when no node can have received it.
         agent: false,
       }, (answer) => {
-        this.routed.push({ method: req.method ?? '', upstream: index, ...rpcOf(body) });
+        const session = req.headers['mcp-session-id'];
+        this.routed.push({ method: req.method ?? '', upstream: index, ...rpcOf(body), ...(typeof session === 'string' ? { session } : {}) });
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
         answer.on('error', () => res.destroy());
