@@ -61,10 +61,14 @@ export class RedisConnections {
     return (this.channelTable ??= new RedisChannels(this.subscriber));
   }
 
-  /** Connects both, or fails naming the address and the cause. */
-  async open(): Promise<void> {
+  /**
+   * Connects both, then runs `prepare` on the command connection (what must be agreed on before
+   * anything is served), or fails naming the address and the cause.
+   */
+  async open(prepare?: (commands: Redis) => Promise<void>): Promise<void> {
     try {
       await Promise.all([this.connect(this.commands), this.connect(this.subscriber)]);
+      await prepare?.(this.commands);
     } catch (error) {
       // Released, not closed: the owner may try to open again.
       await this.release();
