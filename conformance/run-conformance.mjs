@@ -40,8 +40,17 @@ if (replicas > 1 && !REDIS_URL) {
 }
 
 const fixtures = [];
-const stopFixtures = () => { for (const fixture of fixtures) fixture.kill(); };
-process.once('exit', stopFixtures);
+process.once('exit', () => { for (const fixture of fixtures) fixture.kill(); });
+
+/** Stops every copy of the fixture (SIGTERM: each closes gracefully) and waits for them to exit. */
+async function stopFixtures() {
+  await Promise.all(fixtures.map((fixture) => {
+    if (fixture.exitCode !== null || fixture.signalCode !== null) return undefined;
+    const exited = once(fixture, 'exit');
+    fixture.kill();
+    return exited;
+  }));
+}
 
 /** Starts one copy of the fixture on a free port with `env`; resolves with its URL once it serves. */
 async function startFixture(env) {
@@ -65,13 +74,34 @@ async function startFixture(env) {
 
 /** The URL the suite talks to: the one fixture's, or the proxy's in front of the replicas. */
 async function serve() {
-  if (replicas === 1) return { url: await startFixture(withoutRedis), stop: async () => {}, acrossReplicas: () => '' };
+  if (replicas === 1) return { url: await startFixture(withoutRedis), stop: stopFixtures, acrossReplicas: () => '' };
   const prefix = `conformance-${label}-${randomBytes(6).toString('hex')}:`;
   const urls = await Promise.all(Array.from({ length: replicas }, () => startFixture({ ...withoutRedis, REDIS_URL, REDIS_PREFIX: prefix })));
   // The cluster specs' proxy, compiled with them (npm run build).
   const { RoundRobinProxy } = await import(pathToFileURL(join(root, 'dist/spec/cluster/support/round-robin-proxy.js')).href);
   const proxy = new RoundRobinProxy(urls.map((url) => Number(new URL(url).port)));
-  return { url: await proxy.start(), stop: () => proxy.stop(), acrossReplicas: () => crossings(proxy.routed) };
+  const stop = async () => {
+    await proxy.stop();
+    await stopFixtures();
+    await forget(prefix);
+  };
+  return { url: await proxy.start(), stop, acrossReplicas: () => crossings(proxy.routed) };
+}
+
+/** Deletes what the replicas left in Redis under this run's prefix, once they are gone. */
+async function forget(prefix) {
+  const { default: Redis } = await import('ioredis');
+  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await client.connect();
+    for await (const keys of client.scanStream({ match: `${prefix}*`, count: 500 })) {
+      if (keys.length > 0) await client.unlink(...keys);
+    }
+  } catch (error) {
+    console.error(`conformance ${label}: could not delete the keys under ${prefix}: ${error.message}`);
+  } finally {
+    client.disconnect();
+  }
 }
 
 /**
@@ -109,7 +139,6 @@ run.stdout.setEncoding('utf8');
 run.stdout.on('data', (chunk) => { output += chunk; });
 const [code] = await once(run, 'exit');
 await stop();
-stopFixtures();
 
 const summary = output.slice(output.indexOf('=== SUMMARY ==='));
 console.log(summary.trim() || output.trim());
