@@ -191,9 +191,11 @@ export class PhantomServer {
 
   /**
    * Opens what the server shares with other replicas (the `store` option), once: rejects with a
-   * clear error when it cannot be reached. `listen()` and `connect()` call it; a server mounted
-   * with `httpHandler()` or `fetchHandler()` should await it before taking requests (until it
-   * has, the first requests wait for the connection). Without a `store`, there is nothing to open.
+   * clear error when it cannot be reached. It also takes the replicas' shared secret, which signs
+   * list cursors and requestStates (unless `cursorKey` and `stateKey` are set). `listen()` and
+   * `connect()` call it; a server mounted with `httpHandler()` or `fetchHandler()` should await it
+   * before taking requests (until it has, the first requests wait for the connection, and what
+   * they sign only this process accepts). Without a `store`, there is nothing to open.
    *
    * @example
    * await server.start(); // fails here, at start-up, if Redis is down
