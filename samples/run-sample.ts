@@ -8,6 +8,7 @@ import { StdioTransport, type HttpOptions, type PhantomServer } from '../lib';
  * @example
  * node dist/samples/01-hello-tool/main.js                 # stdio, for a desktop client
  * node dist/samples/01-hello-tool/main.js --http --port 3000
+ * REDIS_URL=redis://127.0.0.1:6379 node dist/samples/01-hello-tool/main.js --http --port 3001   # a replica (see storeFromEnv)
  */
 export async function runSample(server: PhantomServer, argv: readonly string[] = process.argv.slice(2), http: HttpOptions = {}): Promise<void> {
   closeOnSignals(server);

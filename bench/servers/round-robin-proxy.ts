@@ -9,6 +9,8 @@ export interface Routed {
   readonly rpc?: string;
   /** The tool a `tools/call` names. */
   readonly tool?: string;
+  /** The `mcp-session-id` the request named, if any. */
+  readonly session?: string;
 }
 
 export interface RoundRobinProxyOptions {
@@ -84,10 +86,15 @@ export class RoundRobinProxy {
     return new Promise((resolve) => {
       const upstream = request({
         host: '127.0.0.1', port: this.upstreams[index], method: req.method, path: req.url,
-        headers: { ...req.headers, host: `127.0.0.1:${this.upstreams[index]}` },
+        // The client's Host header goes through, as load balancers pass it: the nodes check it
+        // against DNS rebinding as they would behind one.
+        headers: req.headers,
         agent: this.agent,
       }, (answer) => {
-        if (this.record) this.routed.push({ method: req.method ?? '', upstream: index, ...rpcOf(body) });
+        if (this.record) {
+          const session = req.headers['mcp-session-id'];
+          this.routed.push({ method: req.method ?? '', upstream: index, ...rpcOf(body), ...(typeof session === 'string' ? { session } : {}) });
+        }
         res.writeHead(answer.statusCode ?? 502, { ...answer.headers, [UPSTREAM_HEADER]: String(index) });
         answer.pipe(res);
         answer.on('error', () => res.destroy());

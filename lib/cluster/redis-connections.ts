@@ -46,6 +46,8 @@ export class RedisConnections {
   private channelTable?: RedisChannels;
   private readonly url: string;
   private readonly connectTimeoutMs: number;
+  /** Set by `close()`: what runs late (a stream's grace timer, a sweep) must not connect again and hold the process open. */
+  private closed = false;
 
   constructor(private readonly settings: RedisSettings = {}) {
     this.prefix = settings.keyPrefix ?? DEFAULT_KEY_PREFIX;
@@ -53,12 +55,12 @@ export class RedisConnections {
     this.connectTimeoutMs = settings.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   }
 
-  /** The connection for commands. */
+  /** The connection for commands; throws `redis_closed` once closed. */
   get commands(): Redis {
     return (this.commandClient ??= this.client());
   }
 
-  /** The connection for SUBSCRIBE and its messages. */
+  /** The connection for SUBSCRIBE and its messages; throws `redis_closed` once closed. */
   get subscriber(): Redis {
     return (this.subscriberClient ??= this.client());
   }
@@ -68,12 +70,17 @@ export class RedisConnections {
     return (this.channelTable ??= new RedisChannels(this.subscriber));
   }
 
-  /** Connects both, or fails naming the address and the cause. */
-  async open(): Promise<void> {
+  /**
+   * Connects both, then runs `prepare` on the command connection (what must be agreed on before
+   * anything is served), or fails naming the address and the cause.
+   */
+  async open(prepare?: (commands: Redis) => Promise<void>): Promise<void> {
     try {
       await Promise.all([this.connect(this.commands), this.connect(this.subscriber)]);
+      await prepare?.(this.commands);
     } catch (error) {
-      await this.close();
+      // Released, not closed: the owner may try to open again.
+      await this.release();
       throw new StoreUnavailableError('redis_unavailable', `Redis at ${redactedUrl(this.url)} cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
@@ -88,7 +95,13 @@ export class RedisConnections {
     }
   }
 
+  /** Ends both connections for good: later commands fail with `redis_closed` instead of connecting again. */
   async close(): Promise<void> {
+    this.closed = true;
+    await this.release();
+  }
+
+  private async release(): Promise<void> {
     const clients = [this.commandClient, this.subscriberClient].filter((c): c is Redis => c !== undefined);
     this.commandClient = this.subscriberClient = undefined;
     this.channelTable = undefined;
@@ -102,6 +115,7 @@ export class RedisConnections {
   }
 
   private client(): Redis {
+    if (this.closed) throw new PhantomError('redis_closed', `the connections to Redis at ${redactedUrl(this.url)} are closed (the server was closed)`);
     const ioredis = loadIoredis();
     const options: RedisOptions = {
       lazyConnect: true,

@@ -6,6 +6,7 @@ import { RedisConnections, type RedisSettings } from './redis-connections';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store';
 import { RedisSessionBus, type RedisSessionBusOptions } from './redis-session-bus';
 import { RedisSessionStore, type RedisSessionStoreOptions } from './redis-session-store';
+import { RedisSharedSecret } from './redis-shared-secret';
 
 /** Where the Redis is, how keys are named, and the limits of what is kept and carried there. */
 export interface RedisOptions extends RedisSettings, RedisEventStoreOptions, Pick<RedisSessionStoreOptions, 'maxUpdateAttempts' | 'sweepIntervalMs'> {
@@ -29,13 +30,19 @@ export function redis(url?: string | RedisOptions, options: Omit<RedisOptions, '
 
 class RedisStores implements SharedStores {
   private readonly connections: RedisConnections;
+  private readonly secret: RedisSharedSecret;
 
   constructor(private readonly settings: RedisOptions) {
     this.connections = new RedisConnections(settings);
+    this.secret = new RedisSharedSecret(this.connections.prefix);
   }
 
   open(): Promise<void> {
-    return this.connections.open();
+    return this.connections.open((commands) => this.secret.agreeOn(commands));
+  }
+
+  onSecret(use: (secret: Buffer) => void): () => void {
+    return this.secret.onChange(use);
   }
 
   sessions(settings: SessionStoreSettings): SessionStore {

@@ -1,17 +1,18 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SigningKey } from './signing-key';
 
 /**
  * Opaque, tamper-evident tokens (`base64url(text).signature`, HMAC-SHA256 under one key) for what
  * the server hands a client to hand back: pagination cursors, the stateless era's `requestState`.
- * Without a key, a random one per process: set one when several replicas must accept each
- * other's tokens.
+ * Without a key, a random one per process: set one, or give a `SigningKey` that is replaced with
+ * a shared one, when several replicas must accept each other's tokens.
  */
 export class TokenSigner {
-  private readonly key: Buffer;
+  private readonly key: SigningKey;
 
   /** `signatureLength`: characters of the base64url signature kept (default all 43; 22 is 128 bits). */
-  constructor(key?: string | Buffer, private readonly signatureLength?: number) {
-    this.key = key === undefined ? randomBytes(32) : Buffer.from(key);
+  constructor(key?: string | Buffer | SigningKey, private readonly signatureLength?: number) {
+    this.key = key instanceof SigningKey ? key : new SigningKey(key);
   }
 
   seal(text: string): string {
@@ -31,7 +32,7 @@ export class TokenSigner {
   }
 
   private sign(body: string): string {
-    const signature = createHmac('sha256', this.key).update(body).digest('base64url');
+    const signature = createHmac('sha256', this.key.current).update(body).digest('base64url');
     return this.signatureLength === undefined ? signature : signature.slice(0, this.signatureLength);
   }
 }

@@ -1,4 +1,5 @@
 import { ProtocolError } from '../core/errors';
+import { SigningKey } from '../core/signing-key';
 import { TokenSigner } from '../core/token-signer';
 
 /** A page of a list and the cursor to the next one, if any. */
@@ -12,14 +13,18 @@ export interface Page<T> {
  * cursor from another list, another server or an edited one is invalid params (-32602).
  */
 export class Paginator {
+  private readonly key: SigningKey;
   private readonly signer: TokenSigner;
-  /** A list's cursor for an offset never changes: sign each one once. */
+  /** A list's cursor for an offset never changes while the key does not: sign each one once. */
   private readonly issued = new Map<string, string>();
+  /** The key the cursors in `issued` were signed with. */
+  private issuedWith?: Buffer;
 
-  constructor(readonly pageSize = 100, key?: string | Buffer) {
+  constructor(readonly pageSize = 100, key?: string | Buffer | SigningKey) {
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+    this.key = key instanceof SigningKey ? key : new SigningKey(key);
     // 128-bit signatures: a cursor only addresses a page, and short cursors are cheap to send.
-    this.signer = new TokenSigner(key, 22);
+    this.signer = new TokenSigner(this.key, 22);
   }
 
   page<T>(list: string, items: readonly T[], cursor: unknown): Page<T> {
@@ -31,6 +36,10 @@ export class Paginator {
 
   encode(list: string, offset: number): string {
     const plain = `${list}:${offset}`;
+    if (this.issuedWith !== this.key.current) {
+      this.issued.clear();
+      this.issuedWith = this.key.current;
+    }
     let cursor = this.issued.get(plain);
     if (cursor === undefined) {
       cursor = this.signer.seal(plain);

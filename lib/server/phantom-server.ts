@@ -26,6 +26,7 @@ import type { PhantomServerOptions } from './server-options';
 import { TelemetryInterceptor } from '../router/pipeline/built-ins/telemetry.interceptor';
 import { ContainerInstanceSource } from './container-instance-source';
 import { ResolvedInstanceSource } from './resolved-instance-source';
+import { SigningKeys } from './signing-keys';
 
 /**
  * An MCP server built from decorated classes: the composition root. It scans the providers once,
@@ -61,9 +62,10 @@ export class PhantomServer {
     // Guards and interceptors may write where the server writes: @inject(DIAGNOSTICS).
     this.container.registerInstance(DIAGNOSTICS, this.diagnostics);
     this.instances = options.resolve ? new ResolvedInstanceSource(options.resolve) : new ContainerInstanceSource(this.container);
+    this.keys = new SigningKeys(options);
     this.router = new Router({
       registry: this.registry,
-      paginator: new Paginator(options.pageSize, options.cursorKey),
+      paginator: new Paginator(options.pageSize, this.keys.cursor),
       diagnostics: this.diagnostics,
       visible: options.visible ?? EVERYTHING_VISIBLE,
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
@@ -133,6 +135,7 @@ export class PhantomServer {
       identity: { info: this.info, instructions: this.instructions },
       diagnostics: this.diagnostics,
       options: this.options,
+      stateKey: this.keys.requestState,
     }));
   }
 
@@ -188,16 +191,27 @@ export class PhantomServer {
 
   /**
    * Opens what the server shares with other replicas (the `store` option), once: rejects with a
-   * clear error when it cannot be reached. `listen()` and `connect()` call it; a server mounted
-   * with `httpHandler()` or `fetchHandler()` should await it before taking requests (until it
-   * has, the first requests wait for the connection). Without a `store`, there is nothing to open.
+   * clear error when it cannot be reached. It also takes the replicas' shared secret, which signs
+   * list cursors and requestStates (unless `cursorKey` and `stateKey` are set). `listen()` and
+   * `connect()` call it; a server mounted with `httpHandler()` or `fetchHandler()` should await it
+   * before taking requests (until it has, the first requests wait for the connection, and what
+   * they sign only this process accepts). Without a `store`, there is nothing to open.
    *
    * @example
    * await server.start(); // fails here, at start-up, if Redis is down
    * app.all('/mcp', (req, res) => mcp.handle(req, res));
    */
   start(): Promise<void> {
-    return (this.opening ??= this.options.store?.open() ?? Promise.resolve());
+    return (this.opening ??= this.openStore());
+  }
+
+  private async openStore(): Promise<void> {
+    const store = this.options.store;
+    if (!store) return;
+    await store.open();
+    // Replicas accept each other's cursors and requestStates: the keys the options leave unset
+    // come from the secret they share.
+    store.onSecret((secret) => this.keys.share(secret));
   }
 
   /** Tells every client subscribed to `uri` that it changed (on every node, over the session bus). */
@@ -253,6 +267,7 @@ export class PhantomServer {
     return (this.events ??= this.options.store!.events());
   }
 
+  private readonly keys: SigningKeys;
   private composed?: Protocol;
   private opening?: Promise<void>;
   private events?: EventStore;

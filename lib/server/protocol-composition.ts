@@ -1,4 +1,5 @@
 import type { Diagnostics } from '../core/diagnostics';
+import type { SigningKey } from '../core/signing-key';
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/jsonrpc';
 import type { Registry } from '../router/registry';
 import type { Router } from '../router/router';
@@ -28,6 +29,8 @@ export interface ProtocolParts {
   readonly identity: ServerIdentity;
   readonly diagnostics: Diagnostics;
   readonly options: PhantomServerOptions;
+  /** Signs the stateless era's requestState (the server's, shared by its replicas when it has a store). */
+  readonly stateKey: SigningKey;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface ProtocolParts {
  * session store and bus (in-process unless the options name others), server events, the session
  * era, the stateless era, and the dispatcher in front of them.
  */
-export function composeProtocol({ registry, router, identity, diagnostics, options }: ProtocolParts): Protocol {
+export function composeProtocol({ registry, router, identity, diagnostics, options, stateKey }: ProtocolParts): Protocol {
   const visible: Visibility | undefined = options.visible;
   const running = new RunningRequests();
   const isBusy = (id: string) => running.busy(id);
@@ -73,7 +76,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     listeners: events.listeners,
     resourceUpdated: (uri) => events.resourceUpdated(uri),
   }, {
-    stateKey: options.stateKey,
+    stateKey,
     stateTtlMs: options.stateTtlMs,
     maxListenStreams: options.maxListenStreams,
     maxSubscriptionsPerStream: options.maxSubscriptionsPerSession,

@@ -46,7 +46,10 @@ export interface PhantomServerOptions {
   readonly resolve?: Resolve;
   /** Items per page of every list (default 100). */
   readonly pageSize?: number;
-  /** Signs pagination cursors; set it when several replicas must accept each other's cursors. */
+  /**
+   * Signs pagination cursors (default: a random key per process; with a `store`, one derived from
+   * the secret the replicas share, so any replica accepts another's cursors).
+   */
   readonly cursorKey?: string;
   /** Where the framework reports handler failures (default: stderr). */
   readonly diagnostics?: Diagnostics;
@@ -128,7 +131,8 @@ export interface PhantomServerOptions {
   readonly maxListenStreams?: number;
   /**
    * Signs the stateless era's `requestState` (HMAC-SHA256). Default: a random key per process;
-   * set it when several replicas must accept each other's states.
+   * with a `store`, one derived from the secret the replicas share, so a retry may land on any
+   * replica. Set it to choose the key yourself.
    */
   readonly stateKey?: string;
   /** How long a `requestState` stays valid (default 10 minutes). */

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { Field, PhantomServer, Tool, type Context } from '../../lib';
 import { runSample } from '../run-sample';
+import { storeFromEnv } from '../store-from-env';
 
 export class HelloArgs {
   @Field({ description: 'Who to greet', examples: ['Ada'] })
@@ -29,7 +30,7 @@ export class HelloTools {
 }
 
 export function createServer(): PhantomServer {
-  return new PhantomServer({ name: 'hello', version: '1.0.0', providers: [HelloTools] });
+  return new PhantomServer({ name: 'hello', version: '1.0.0', providers: [HelloTools], store: storeFromEnv() });
 }
 
 if (require.main === module) void runSample(createServer());

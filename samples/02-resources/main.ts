@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { PhantomServer, Resource, ResourceContent, ResourceNotFoundError } from '../../lib';
 import { runSample } from '../run-sample';
+import { storeFromEnv } from '../store-from-env';
 
 /** A Map, not a plain object: a slug from the client must never reach `__proto__` or `constructor`. */
 const NOTES = new Map<string, string>([
@@ -51,7 +52,7 @@ export class NoteResources {
 }
 
 export function createServer(): PhantomServer {
-  return new PhantomServer({ name: 'notes', version: '1.0.0', providers: [NoteResources] });
+  return new PhantomServer({ name: 'notes', version: '1.0.0', providers: [NoteResources], store: storeFromEnv() });
 }
 
 if (require.main === module) void runSample(createServer());

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Content, Field, PhantomServer, Prompt, assistantText, promptMessage, userText } from '../../lib';
 import { runSample } from '../run-sample';
+import { storeFromEnv } from '../store-from-env';
 
 export class TripArgs {
   @Field({ description: 'Where to go' })
@@ -40,7 +41,7 @@ export class TravelPrompts {
 }
 
 export function createServer(): PhantomServer {
-  return new PhantomServer({ name: 'travel', version: '1.0.0', providers: [TravelPrompts] });
+  return new PhantomServer({ name: 'travel', version: '1.0.0', providers: [TravelPrompts], store: storeFromEnv() });
 }
 
 if (require.main === module) void runSample(createServer());

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { IsEmail, IsIn, IsString } from 'class-validator';
 import { Elicit, Field, PhantomServer, Tool, ToolResult, type Context } from '../../lib';
 import { runSample } from '../run-sample';
+import { storeFromEnv } from '../store-from-env';
 
 /** The seed's own example form, as a class: the answer comes back as a validated instance. */
 @Elicit({ message: 'What is your info?' })
@@ -48,7 +49,7 @@ export class GreeterTools {
 }
 
 export function createServer(): PhantomServer {
-  return new PhantomServer({ name: 'greeter', version: '1.0.0', providers: [GreeterTools], forms: [UserInfo] });
+  return new PhantomServer({ name: 'greeter', version: '1.0.0', providers: [GreeterTools], forms: [UserInfo], store: storeFromEnv() });
 }
 
 if (require.main === module) void runSample(createServer());

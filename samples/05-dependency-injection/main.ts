@@ -3,6 +3,7 @@ import { IsString } from 'class-validator';
 import { container as rootContainer, injectable, type DependencyContainer } from 'tsyringe';
 import { Field, PhantomServer, Tool, ToolError } from '../../lib';
 import { runSample } from '../run-sample';
+import { storeFromEnv } from '../store-from-env';
 
 /** An ordinary service; registered as a singleton below, so every provider shares one. */
 @injectable()
@@ -48,7 +49,7 @@ export class ShopTools {
 /** Services go in a container of yours; the server makes its own child of it for the providers. */
 export function createServer(container: DependencyContainer = rootContainer.createChildContainer()): PhantomServer {
   container.registerSingleton(Inventory);
-  return new PhantomServer({ name: 'shop', version: '1.0.0', providers: [ShopTools], container });
+  return new PhantomServer({ name: 'shop', version: '1.0.0', providers: [ShopTools], container, store: storeFromEnv() });
 }
 
 if (require.main === module) void runSample(createServer());

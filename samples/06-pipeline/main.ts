@@ -6,6 +6,7 @@ import {
   type CallHandler, type CanActivate, type Diagnostics, type ExecutionContext, type Interceptor,
 } from '../../lib';
 import { runSample } from '../run-sample';
+import { storeFromEnv } from '../store-from-env';
 
 /** The application's own service: notes, and whether they may change. Registered as a singleton below. */
 @injectable()
@@ -123,7 +124,7 @@ export class NoteAdmin {
 export function createServer(diagnostics: Diagnostics = STDERR_DIAGNOSTICS): PhantomServer {
   const container = rootContainer.createChildContainer();
   container.registerSingleton(Notebook);
-  const server = new PhantomServer({ name: 'notebook', version: '1.0.0', providers: [NoteReader, NoteWriter, NoteAdmin], container, diagnostics });
+  const server = new PhantomServer({ name: 'notebook', version: '1.0.0', providers: [NoteReader, NoteWriter, NoteAdmin], container, diagnostics, store: storeFromEnv() });
   return server.use(new RateLimitGuard({ burst: 20, perSecond: 2 }), RequestLoggingInterceptor);
 }
 

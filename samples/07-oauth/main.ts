@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { Field, oauthResourceServer, PhantomServer, Tool, ToolError, type Context } from '../../lib';
 import { runSample, valueOf } from '../run-sample';
+import { storeFromEnv } from '../store-from-env';
 
 export class SlugArgs {
   @Field({ description: 'The note, e.g. welcome' }) @IsString() @MinLength(1) @MaxLength(100) slug!: string;
@@ -35,7 +36,7 @@ export class NotesTools {
 }
 
 export function createServer(): PhantomServer {
-  return new PhantomServer({ name: 'notes-oauth', version: '1.0.0', providers: [NotesTools] });
+  return new PhantomServer({ name: 'notes-oauth', version: '1.0.0', providers: [NotesTools], store: storeFromEnv() });
 }
 
 const USAGE = '07-oauth serves over HTTP only: --http --port N --issuer URL --audience URL\n'

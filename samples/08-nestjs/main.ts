@@ -4,6 +4,7 @@ import { ModuleRef, NestFactory } from '@nestjs/core';
 import { IsString, MinLength } from 'class-validator';
 import type { Request, Response } from 'express';
 import { Field, ForbiddenError, PhantomServer, Tool, ToolError, UseGuards, type CanActivate, type ExecutionContext, type StreamableHttpHandler } from '../../lib';
+import { storeFromEnv } from '../store-from-env';
 
 /** An ordinary Nest service: one instance in the app, shared by the tools, the guard and the app's own code. */
 @Injectable()
@@ -67,6 +68,7 @@ export class NoteTools {
 /**
  * The MCP server, made once Nest has built every provider (`onModuleInit`), so it takes the
  * instances from Nest: a class Nest does not hold fails `app.init()` with a `DefinitionError`.
+ * With `REDIS_URL` set it opens its Redis there too, so `app.init()` fails while Redis is down.
  */
 @Injectable()
 export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
@@ -75,14 +77,17 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
 
   constructor(private readonly moduleRef: ModuleRef) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     this.server = new PhantomServer({
       name: 'nest-notes',
       version: '1.0.0',
       providers: [NoteTools],
       resolve: (cls) => this.moduleRef.get(cls, { strict: false }),
+      store: storeFromEnv(),
     });
     this.handler = this.server.httpHandler();
+    // The handler is mounted, not listened: the server's shared store is opened here.
+    await this.server.start();
   }
 
   onApplicationShutdown(): Promise<void> {

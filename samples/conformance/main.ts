@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { PhantomServer } from '../../lib';
 import { runSample } from '../run-sample';
+import { storeFromEnv } from '../store-from-env';
 import { ConformancePrompts, ConformanceResources, ConformanceTools, DefaultsForm, EnumsForm, UserResponse } from './conformance.fixtures';
 import { ColorForm, ConfirmForm, ContextForm, NameForm, StatelessConformanceTools } from './stateless.fixtures';
 
@@ -11,6 +12,7 @@ export function createServer(): PhantomServer {
     version: '1.0.0',
     providers: [ConformanceTools, ConformanceResources, ConformancePrompts, StatelessConformanceTools],
     forms: [UserResponse, DefaultsForm, EnumsForm, NameForm, ColorForm, ContextForm, ConfirmForm],
+    store: storeFromEnv(),
   });
 }
 

@@ -7,6 +7,7 @@ import { GreeterTools, UserInfo } from '../04-elicitation/main';
 import { Inventory, ShopTools } from '../05-dependency-injection/main';
 import { container as rootContainer } from 'tsyringe';
 import { runSample } from '../run-sample';
+import { storeFromEnv } from '../store-from-env';
 
 /** Every sample's providers on one server: what `npm start` runs. */
 export function createServer(): PhantomServer {
@@ -20,6 +21,7 @@ export function createServer(): PhantomServer {
     providers: [HelloTools, NoteResources, TravelPrompts, GreeterTools, ShopTools],
     forms: [UserInfo],
     container,
+    store: storeFromEnv(),
   });
 }
 

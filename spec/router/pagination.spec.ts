@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ErrorCode, ProtocolError } from '../../lib';
+import { SigningKey } from '../../lib/core/signing-key';
 import { Paginator } from '../../lib/router/pagination';
 
 describe('Paginator', () => {
@@ -44,6 +45,19 @@ describe('Paginator', () => {
     it('accepts cursors from another paginator sharing its key', () => {
       const cursor = new Paginator(10, 'shared').encode('tools', 20);
       expect(new Paginator(10, 'shared').page('tools', items, cursor).items).to.deep.equal([20, 21, 22, 23, 24]);
+    });
+
+    context('when its SigningKey is replaced (a replica taking the key the replicas share)', () => {
+      it('signs its cursors with the new key, none from before, and takes those of the others', () => {
+        const key = new SigningKey('its own');
+        const paginator = new Paginator(10, key);
+        const before = paginator.page('tools', items, undefined).nextCursor!;
+        key.replace(Buffer.from('shared'));
+        const after = paginator.page('tools', items, undefined).nextCursor!;
+        expect(after).not.to.equal(before);
+        expect(new Paginator(10, 'shared').page('tools', items, after).items).to.deep.equal([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+        expect(paginator.page('tools', items, new Paginator(10, 'shared').encode('tools', 20)).items).to.deep.equal([20, 21, 22, 23, 24]);
+      });
     });
   });
 });

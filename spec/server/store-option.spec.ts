@@ -11,6 +11,11 @@ class Echo {
   echo({ text }: { text: string }) {
     return text;
   }
+
+  @Tool({ description: 'Says nothing' })
+  quiet() {
+    return '';
+  }
 }
 
 /** A backend that keeps everything in this process and writes down what the server asked of it. */
@@ -21,6 +26,9 @@ class RecordingStores implements SharedStores {
   readonly sessionStore = new InMemorySessionStore();
   readonly eventStore = new InMemoryEventStore();
   readonly sessionBus = new InProcessSessionBus();
+
+  /** `secret`: what the backend's servers share (replicas: the same one). */
+  constructor(private readonly secret = 'the secret of these stores') {}
 
   async open(): Promise<void> {
     this.asked.push('open');
@@ -41,6 +49,12 @@ class RecordingStores implements SharedStores {
   bus(_settings: BusSettings): SessionBus {
     this.asked.push('bus');
     return this.sessionBus;
+  }
+
+  onSecret(use: (secret: Buffer) => void): () => void {
+    this.asked.push('secret');
+    use(Buffer.from(this.secret));
+    return () => undefined;
   }
 
   async ready(): Promise<boolean> {
@@ -117,6 +131,33 @@ describe('PhantomServer', () => {
     it('opens the store once, however often start() is called', async () => {
       await Promise.all([server.start(), server.start(), server.listen({ port: 0 })]);
       expect(stores.asked.filter((step) => step === 'open')).to.have.length(1);
+    });
+
+    context('when two servers\' stores give them the same secret (replicas)', () => {
+      const replica = (options: { cursorKey?: string } = {}) =>
+        new PhantomServer({ name: 'replica', version: '1', providers: [Echo], store: new RecordingStores('one secret'), pageSize: 1, diagnostics: SILENT_DIAGNOSTICS, ...options });
+      const nextPage = async (from: PhantomServer, to: PhantomServer) => {
+        const first = await from.handle('tools/list');
+        const cursor = ('result' in first ? first.result : {}) as { nextCursor?: string };
+        expect(cursor.nextCursor, 'a second page').to.be.a('string');
+        return to.handle('tools/list', { cursor: cursor.nextCursor });
+      };
+
+      it('serves on one the next page of a list whose cursor the other signed, once both started', async () => {
+        const [a, b] = [replica(), replica()];
+        await Promise.all([a.start(), b.start()]);
+        const page = await nextPage(a, b);
+        expect(page, JSON.stringify(page)).to.have.property('result');
+        expect((page as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name)).to.deep.equal(['quiet']);
+        await Promise.all([a.close(), b.close()]);
+      });
+
+      it('keeps the cursorKey the options set, shared secret or not', async () => {
+        const [a, b] = [replica({ cursorKey: 'mine' }), replica({ cursorKey: 'theirs' })];
+        await Promise.all([a.start(), b.start()]);
+        expect(await nextPage(a, b)).to.have.property('error').that.deep.include({ code: -32602, message: 'Invalid cursor' });
+        await Promise.all([a.close(), b.close()]);
+      });
     });
 
     it('refuses store together with sessionStore or bus, at construction', () => {

@@ -34,6 +34,14 @@ export interface SharedStores {
   sessions(settings: SessionStoreSettings): SessionStore;
   events(): EventStore;
   bus(settings: BusSettings): SessionBus;
+  /**
+   * Calls `use` with the secret every server on this backend shares, at once and again whenever
+   * it changes (the backend lost it, as a Redis restarted empty does, and the servers agreed on
+   * another), until the returned function is called. `open()` agrees on it first: the first
+   * server to open makes it, the others read it. The server derives from it the keys of what one
+   * replica hands a client and another must accept: list cursors, the stateless era's requestState.
+   */
+  onSecret(use: (secret: Buffer) => void): () => void;
   /** Whether the backend answers now (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;

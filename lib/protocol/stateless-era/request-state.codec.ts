@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SigningKey } from '../../core/signing-key';
 import { TokenSigner } from '../../core/token-signer';
 import { principalIdentity } from '../../core/auth-info';
 import { canonicalJson } from '../../core/canonical-json';
@@ -34,7 +35,7 @@ const ROUND_KEYS: ReadonlySet<string> = new Set(['_meta', 'inputResponses', 'req
 export class RequestStateCodec {
   private readonly signer: TokenSigner;
 
-  constructor(key?: string | Buffer, private readonly ttlMs = 10 * 60 * 1000) {
+  constructor(key?: string | Buffer | SigningKey, private readonly ttlMs = 10 * 60 * 1000) {
     this.signer = new TokenSigner(key);
   }
 

@@ -9,6 +9,7 @@ import { isServerClosing } from '../../core/shutdown';
 import { failure, notification, success, type JsonRpcRequest } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
 import { serverCapabilities, type FeatureCounts } from '../capabilities';
+import type { SigningKey } from '../../core/signing-key';
 import type { JsonObject } from '../../core/wire.types';
 import type { OperationInfo, Router } from '../../router/router';
 import type { ClientChannel } from '../../context/client-channel';
@@ -86,8 +87,8 @@ export const DEFAULT_CACHE: CacheDefaults = Object.freeze({
 });
 
 export interface StatelessOptions {
-  /** Signs `requestState` (default: a random key per process; set it for several replicas). */
-  readonly stateKey?: string;
+  /** Signs `requestState` (default: a random key per process; a shared one for several replicas). */
+  readonly stateKey?: string | SigningKey;
   /** How long a `requestState` stays valid (default 10 minutes). */
   readonly stateTtlMs?: number;
   readonly cache: CacheDefaults;

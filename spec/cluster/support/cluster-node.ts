@@ -24,6 +24,14 @@ export class Grown {
   }
 }
 
+/** A tool that comes and goes at runtime, for list changes. */
+export class Spare {
+  @Tool({ description: 'Is here until toggled away' })
+  spare() {
+    return name;
+  }
+}
+
 @injectable()
 export class ClusterTools {
   constructor(@inject(PhantomServer) private readonly server: PhantomServer) {}
@@ -68,6 +76,13 @@ export class ClusterTools {
     return `${name} touched the board`;
   }
 
+  @Tool({ description: 'Adds the spare tool on this node, or removes it: a list change made on one node' })
+  toggle() {
+    if (this.server.removeTool('spare')) return `${name} removed spare`;
+    this.server.add(Spare);
+    return `${name} added spare`;
+  }
+
   @Resource('cluster://board', { description: 'A board every node can change' })
   board() {
     return `board, read on ${name}`;
@@ -79,6 +94,8 @@ const server = new PhantomServer({
   version: '1.0.0',
   providers: [ClusterTools],
   forms: [Asker],
+  // Small pages, so that a list's next page can be asked of another node than the first.
+  pageSize: 3,
   store: redis(process.env.REDIS_URL, { keyPrefix: process.env.CLUSTER_PREFIX ?? 'cluster:' }),
 });
 
