@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ClientError, InputRequiredSignal, ProtocolError, ToolError } from '../../lib/core/errors';
+import { ClientError, InputRequiredSignal, PhantomError, ProtocolError, ToolError } from '../../lib/core/errors';
 import type { Diagnostics } from '../../lib/core/diagnostics';
 import { invalidOutput, toolFailure } from '../../lib/results/tool-failure';
 
@@ -23,6 +23,15 @@ describe('toolFailure', () => {
     it('gives an isError result saying what the client did', () => {
       const error = ClientError.malformed('roots/list', '"roots" must be an array');
       expect(toolFailure(error, 'Files#list', recording().diagnostics)).to.deep.equal(errorResult(error.message));
+    });
+  });
+
+  context('when the call was cancelled while the tool waited for the client', () => {
+    it('reports nothing: the cancellation is the client\'s, not a fault of the server', () => {
+      const { diagnostics, logged } = recording();
+      const cancelled = new PhantomError('request_aborted', 'The request waiting for the client was cancelled');
+      expect(toolFailure(cancelled, 'Everything#greet', diagnostics)).to.deep.equal(errorResult(cancelled.message));
+      expect(logged).to.deep.equal([]);
     });
   });
 
