@@ -5,6 +5,8 @@ import { FakeResponse } from '../../support/fake-response';
 
 const LIMITS: StreamLimits = { retryMs: 1000, maxSseBufferBytes: 1 << 20, maxStreamsPerSession: 3, finishedStreamGraceMs: 30, undeliveredStreamTtlMs: 300 };
 const SSE = { 'content-type': 'text/event-stream' };
+/** The protocol's side of taking a standalone stream over: held at once. */
+const held = async (): Promise<void> => undefined;
 const note = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: 't', progress: n } });
 
 /** Timers the spec runs by hand: what was scheduled, and for how long. */
@@ -80,14 +82,14 @@ describe('StreamRegistry', () => {
       it('refuses, writing nothing', async () => {
         const { priming } = await primed(registry, 's1');
         const res = new FakeResponse();
-        expect(await registry.resume('s2', priming, res.asResponse, SSE)).to.equal(false);
+        expect(await registry.resume('s2', priming, res.asResponse, SSE, held)).to.equal(false);
         expect(res.headersSent).to.equal(false);
       });
     });
 
     context('when the event id is unknown', () => {
       it('refuses', async () => {
-        expect(await registry.resume('s1', 'nothing.1', new FakeResponse().asResponse, SSE)).to.equal(false);
+        expect(await registry.resume('s1', 'nothing.1', new FakeResponse().asResponse, SSE, held)).to.equal(false);
       });
     });
 
@@ -96,7 +98,7 @@ describe('StreamRegistry', () => {
         const { stream, priming } = await primed(registry, 's1');
         await stream.send(note(1));
         const res = new FakeResponse();
-        expect(await registry.resume('s1', priming, res.asResponse, SSE)).to.equal(true);
+        expect(await registry.resume('s1', priming, res.asResponse, SSE, held)).to.equal(true);
         await stream.send(note(2));
         expect(res.status).to.equal(200);
         expect(res.messages).to.deep.equal([note(1), note(2)]);
@@ -109,7 +111,7 @@ describe('StreamRegistry', () => {
         const { stream, priming } = await primed(writer, 's1');
         await stream.send(note(1));
         const res = new FakeResponse();
-        expect(await registry.resume('s1', priming, res.asResponse, SSE)).to.equal(true);
+        expect(await registry.resume('s1', priming, res.asResponse, SSE, held)).to.equal(true);
         expect(res.messages).to.deep.equal([note(1)]);
         await stream.send(note(2));
         expect(res.messages).to.deep.equal([note(1), note(2)]);
@@ -122,7 +124,7 @@ describe('StreamRegistry', () => {
         const writer = new StreamRegistry(store, LIMITS, clock.schedule);
         const { priming } = await primed(writer, 's1');
         const res = new FakeResponse();
-        await registry.resume('s1', priming, res.asResponse, SSE);
+        await registry.resume('s1', priming, res.asResponse, SSE, held);
         await registry.finishAll();
         expect(res.writableEnded).to.equal(true);
       });
