@@ -79,3 +79,4 @@ export { InsufficientScopeError } from './core/errors';
 export { RequireScopes } from './decorators/require-scopes.decorator';
 export { ScopeGuard } from './router/pipeline/built-ins/scope.guard';
 export { scopesVisibility } from './router/visibility';
+export type { StoredStream, StreamKind } from './protocol/seams/event-store';

@@ -74,8 +74,10 @@ export class RoundRobinProxy {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
+    // Each node once, from the next in turn: requests at once share the turn, not their retries.
+    const first = this.next++;
     for (let tries = 0; tries < this.upstreams.length; tries++) {
-      const index = this.next++ % this.upstreams.length;
+      const index = (first + tries) % this.upstreams.length;
       if (await this.tryUpstream(index, req, body, res)) return;
     }
     res.writeHead(502).end();

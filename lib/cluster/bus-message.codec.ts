@@ -14,6 +14,7 @@ const SESSION_SHAPES: ShapeTable<SessionMessage> = Object.freeze({
   cancel: (fields) => isRequestId(fields.requestId) && (fields.reason === undefined || typeof fields.reason === 'string'),
   // Written as it is to a client's stream: it must be a JSON-RPC notification.
   notify: (fields) => classify(fields.notification).kind === 'notification',
+  'standalone-moved': (fields) => isId(fields.holder) && isId(fields.streamId),
   ended: () => true,
 });
 
@@ -22,6 +23,11 @@ const SERVER_SHAPES: ShapeTable<ServerMessage> = Object.freeze({
   'resource-updated': (fields) => typeof fields.uri === 'string',
   'elicitation-complete': (fields) => typeof fields.elicitationId === 'string',
 });
+
+/** An id another node made (its size bounded by the message's). */
+function isId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
 
 /** A message read off a channel, or why it was not (in words for the diagnostics). */
 export type Decoded<M> = { readonly message: M } | { readonly refused: string };

@@ -2,20 +2,23 @@ import { RedisScript } from './redis-script';
 
 /*
  * The event store's steps, each one atomic in Redis. Their keys, in order:
- *   KEYS[1]  the stream's record: a hash of `session`, `seq` (the last sequence number given out)
- *            and `ended` (set once the stream ended)
+ *   KEYS[1]  the stream's record: a hash of `session`, `kind` (for a session's standalone stream
+ *            only), `seq` (the last sequence number given out) and `ended` (set once the stream ended)
  *   KEYS[2]  the stream's events: a Redis stream whose entry ids are `0-<seq>`, one field `m`
  * Every step that changes a stream publishes on its channel, which tells followers to read again.
  */
 
 /**
  * Numbers the next event and stores it (unless it is the priming event or the stream ended),
- * keeping the newest `max`. ARGV: session id, the message JSON ('' for the priming event), max,
- * TTL in ms, channel. Answers the sequence number.
+ * keeping the newest `max`; the first append records the stream's session and kind. ARGV: session
+ * id, the message JSON ('' for the priming event), max, TTL in ms, channel, kind ('' for none).
+ * Answers the sequence number.
  */
 export const APPEND = new RedisScript(`
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('HSETNX', KEYS[1], 'session', ARGV[1])
+if redis.call('HSETNX', KEYS[1], 'session', ARGV[1]) == 1 and ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[1], 'kind', ARGV[6])
+end
 if ARGV[2] ~= '' and redis.call('HEXISTS', KEYS[1], 'ended') == 0 then
   redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[3], '0-' .. seq, 'm', ARGV[2])
   redis.call('PUBLISH', ARGV[5], seq)

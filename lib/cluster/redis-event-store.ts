@@ -1,7 +1,7 @@
 import type { JsonRpcMessage } from '../core/jsonrpc';
 import { PhantomError } from '../core/errors';
 import {
-  DEFAULT_MAX_EVENTS_PER_STREAM, eventId, parseEventId, type EventStore, type StoredEvent, type StreamFollower, type StreamRef,
+  DEFAULT_MAX_EVENTS_PER_STREAM, eventId, parseEventId, type EventStore, type StoredEvent, type StoredStream, type StreamFollower, type StreamRef,
 } from '../protocol/seams/event-store';
 import { APPEND, DROP, END, READ_AFTER } from './redis-event-scripts';
 import { viaRedis } from './redis-failure';
@@ -36,7 +36,8 @@ type Entry = [id: string, fields: string[]];
  * SSE event logs in Redis, shared by every node: a stream written on one node can be resumed
  * (`after`) and followed (`tail`) on any other. Under the key prefix `P`, for a stream `S`:
  *
- * - `Pstream:{S}`: a hash of the stream's `session`, its last sequence number `seq` and `ended`;
+ * - `Pstream:{S}`: a hash of the stream's `session`, its `kind` (a standalone stream's), its last
+ *   sequence number `seq` and `ended`;
  * - `Pstream:{S}:events`: a Redis stream of its last `maxEventsPerStream` events, entry id `0-<seq>`;
  * - channel `Pstream:{S}:changed`: published on each stored event, the end and the drop.
  *
@@ -62,7 +63,7 @@ export class RedisEventStore implements EventStore {
 
   async append(stream: StreamRef, message: JsonRpcMessage | null): Promise<string> {
     const seq = await viaRedis('Storing an event', () => APPEND.run(this.connections.commands, this.keys(stream.id), [
-      stream.sessionId, message === null ? '' : JSON.stringify(message), this.maxEvents, this.ttlMs, this.channel(stream.id),
+      stream.sessionId, message === null ? '' : JSON.stringify(message), this.maxEvents, this.ttlMs, this.channel(stream.id), stream.kind ?? '',
     ]));
     return eventId(stream.id, Number(seq));
   }
@@ -71,11 +72,19 @@ export class RedisEventStore implements EventStore {
     await viaRedis('Ending an event stream', () => END.run(this.connections.commands, this.keys(streamId), [this.ttlMs, this.channel(streamId)]));
   }
 
-  async streamOf(id: string): Promise<StreamRef | undefined> {
+  async streamOf(id: string): Promise<StoredStream | undefined> {
     const parsed = parseEventId(id);
     if (!parsed) return undefined;
-    const sessionId = await viaRedis('Reading an event stream', () => this.connections.commands.hget(this.keys(parsed.streamId)[0], 'session'));
-    return sessionId === null ? undefined : { id: parsed.streamId, sessionId };
+    const [sessionId, kind, ended] = await viaRedis('Reading an event stream', () =>
+      this.connections.commands.hmget(this.keys(parsed.streamId)[0], 'session', 'kind', 'ended'));
+    if (sessionId === null) return undefined;
+    return {
+      id: parsed.streamId,
+      sessionId,
+      // Only a kind this store writes: anything else in the hash is not ours to pass on.
+      ...(kind === 'standalone' ? { kind } : {}),
+      ...(ended === null ? {} : { ended: true as const }),
+    };
   }
 
   async after(id: string): Promise<StoredEvent[]> {

@@ -6,7 +6,7 @@ import { Method, Notification } from '../core/methods';
 import type { Arrival } from './arrival';
 import { ACCEPTED, answer, closing, NOTHING, refused, servedAnswer, type DispatchOutcome } from './dispatch-outcome';
 import { detectEra } from './era';
-import { NO_EXCHANGE, type StandaloneSink } from './exchange';
+import { NO_EXCHANGE, type StandaloneHold, type StandaloneSink } from './exchange';
 import type { PipeBinding } from './pipe-binding';
 import { SessionRefusal, type RefusalKind } from './refusal';
 import type { RunningRequests } from './running-requests';
@@ -97,6 +97,11 @@ export class Dispatcher {
 
   attachStandalone(sessionId: string, sink: StandaloneSink): () => void {
     return this.engine.attachStandalone(sessionId, sink);
+  }
+
+  /** The session's standalone stream (HTTP's GET stream) is carried by this node from now on; see `SessionEngine#holdStandalone`. */
+  holdStandalone(sessionId: string, stream: StandaloneHold): Promise<void> {
+    return this.engine.holdStandalone(sessionId, stream);
   }
 
   keepAlive(sessionId: string): () => void {

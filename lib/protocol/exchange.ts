@@ -22,5 +22,20 @@ export interface Way {
 /** Delivers messages that belong to no request: list changes, resource updates (the GET stream). */
 export type StandaloneSink = (message: JsonRpcMessage) => void;
 
+/**
+ * A session's standalone stream that one node at a time holds, whichever node its client
+ * connects to (an HTTP GET stream, resumable on any node that shares the event store).
+ */
+export interface StandaloneHold {
+  /** The stream's id in the event store: told to the other nodes, so that one writing it lets it go. */
+  readonly streamId: string;
+  readonly send: StandaloneSink;
+  /**
+   * Another node holds the session's standalone stream now, the one `streamId` names: this node
+   * stops carrying its own (and ends it, unless it is that very stream, which the other writes now).
+   */
+  released(streamId: string): void;
+}
+
 /** The exchange of requests that have none (a batch of notifications only): nothing goes anywhere. */
 export const NO_EXCHANGE: Exchange = Object.freeze({ send: () => {}, open: false });

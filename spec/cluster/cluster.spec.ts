@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { uniqueId } from '../../lib/core/unique-id';
-import { post } from '../integration/support/raw-http';
+import { openEvents, openSession, post } from '../integration/support/raw-http';
 import { connectHttp } from '../integration/support/sdk-clients';
 import { ownRedis, requireRedis, sharedRedis, type RedisInstance } from '../support/redis.fixture';
 import { eventually } from '../support/eventually';
@@ -88,6 +88,32 @@ describe('three replicas on one Redis behind a round-robin proxy', function () {
       } finally {
         await client.close();
       }
+    });
+  });
+
+  context('when the node holding a client\'s stream is killed', () => {
+    it('resumes the stream on another node with Last-Event-ID, missing no stored event, and goes on notifying', async () => {
+      const session = { 'mcp-session-id': await openSession(cluster.url), 'mcp-protocol-version': '2025-11-25' };
+      const call = (id: number, method: string, params: object) => post(cluster.url, { jsonrpc: '2.0', id, method, params }, session);
+      expect((await call(1, 'resources/subscribe', { uri: 'cluster://board' })).status).to.equal(200);
+      const seen = cluster.proxy.routed.length;
+      const first = await openEvents(cluster.url, session);
+      const holder = cluster.proxy.routed.slice(seen).find((r) => r.method === 'GET')!.upstream;
+      for (let i = 0; i < 3; i++) await call(10 + i, 'tools/call', { name: 'touch', arguments: {} });
+      const delivered = [await first.next(), await first.next(), await first.next()];
+      expect(delivered.map((e) => e.message.method)).to.deep.equal(Array(3).fill('notifications/resources/updated'));
+
+      await cluster.nodes[holder].kill();
+      const resumedAt = cluster.proxy.routed.length;
+      const resumed = await openEvents(cluster.url, { ...session, 'last-event-id': delivered[0].id });
+      expect(cluster.proxy.routed.slice(resumedAt).find((r) => r.method === 'GET')!.upstream, 'resumed elsewhere').not.to.equal(holder);
+      const replayed = [await resumed.next(), await resumed.next()];
+      expect(replayed.map((e) => e.id)).to.deep.equal([delivered[1].id, delivered[2].id]);
+
+      await call(20, 'tools/call', { name: 'touch', arguments: {} });
+      expect((await resumed.next()).message).to.deep.include({ method: 'notifications/resources/updated' });
+      resumed.close();
+      first.close();
     });
   });
 

@@ -184,11 +184,16 @@ describe('RedisSessionBus', () => {
           '{"kind":"notify","notification":{"jsonrpc":"2.0","id":7,"method":"a request, not a notification"}}',
           JSON.stringify({ kind: 'cancel', requestId: 1, reason: 'x'.repeat(1000) }),
           JSON.stringify({ kind: 'notify', notification: { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'é'.repeat(600) } } }),
+          '{"kind":"standalone-moved","holder":"node-b"}',
+          '{"kind":"standalone-moved","holder":7,"streamId":"stream-1"}',
+          '{"kind":"standalone-moved","holder":"","streamId":"stream-1"}',
         ];
         for (const text of bad) await a.connections.commands.publish(sessionChannel('alice'), text);
+        const moved: SessionMessage = { kind: 'standalone-moved', holder: 'node-b', streamId: 'stream-1' };
+        await a.bus.publish('alice', moved);
         await a.bus.publish('alice', ended);
         await delivered(a);
-        expect(heard).to.deep.equal([ended]);
+        expect(heard).to.deep.equal([moved, ended]);
         expect(warnings).to.have.length(bad.length);
         expect(warnings.join('\n')).to.match(/not JSON/).and.match(/unknown kind/).and.match(/malformed "response"/).and.match(/larger than maxMessageBytes \(1000\)/);
       });

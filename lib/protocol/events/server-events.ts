@@ -1,5 +1,5 @@
 import type { Diagnostics } from '../../core/diagnostics';
-import { notification, type JsonRpcMessage } from '../../core/jsonrpc';
+import { notification, type JsonRpcMessage, type JsonRpcNotification } from '../../core/jsonrpc';
 import { LIST_CHANGED, Notification, type ListKind } from '../../core/methods';
 import type { StandaloneSink } from '../exchange';
 import type { SessionStore } from '../seams/session-store';
@@ -27,15 +27,26 @@ const HEARD: Heard = Object.freeze({
   'elicitation-complete': () => {},
 });
 
+/** Where an update heard earlier goes for one session: its sink then, or on to the node holding its stream now. */
+type HeardSink = (message: JsonRpcNotification) => void;
+
 /**
  * Server-wide events (list changes, resource updates), sent over the bus to every node, and
  * delivered by each to the standalone streams of sessions it holds (GET streams, pipes) and to its
  * `subscriptions/listen` streams.
+ *
+ * A session's standalone stream may move to another node (its client resumed it there). Each
+ * message then reaches it once: every node hears the bus in one order, the new holder delivers
+ * what it hears after the move, and this node what it heard before, even when the delivery of an
+ * update (which reads the store) ends after the move: it goes to the sinks as they were when the
+ * update was heard, a sink handed over meanwhile forwarding it to the new holder over the bus.
  */
 export class ServerEvents {
   /** Stateless-era `subscriptions/listen` streams on this node. */
   readonly listeners = new SubscriptionHub();
   private readonly sinks = new Map<string, StandaloneSink>();
+  /** Per resource update being delivered: the sink, when heard, of each session whose sink changed since. */
+  private readonly delivering = new Set<Map<string, HeardSink | undefined>>();
   private readonly stops: (() => void)[];
 
   constructor(private readonly deps: ServerEventsDeps) {
@@ -45,15 +56,28 @@ export class ServerEvents {
     ];
   }
 
-  /** Where messages that belong to no request go for `sessionId` on this node; returns how to detach. */
+  /** Where messages that belong to no request go for `sessionId` on this node, from now on; returns how to detach. */
   attach(sessionId: string, sink: StandaloneSink): () => void {
+    this.change(sessionId, this.sinks.get(sessionId));
     this.sinks.set(sessionId, sink);
     return () => {
-      if (this.sinks.get(sessionId) === sink) this.sinks.delete(sessionId);
+      if (this.sinks.get(sessionId) === sink) this.detach(sessionId);
     };
   }
 
+  /** Nothing more goes to the session's sink on this node, whenever heard (the session ended, its connection closed). */
   detach(sessionId: string): void {
+    for (const heard of this.delivering) heard.set(sessionId, undefined);
+    this.sinks.delete(sessionId);
+  }
+
+  /**
+   * Another node holds the session's standalone stream now: this node delivers nothing more to
+   * it, and an update it heard before, still being delivered, goes to the new holder.
+   */
+  handOver(sessionId: string): void {
+    if (!this.sinks.has(sessionId)) return;
+    this.change(sessionId, (message) => this.forward(sessionId, message));
     this.sinks.delete(sessionId);
   }
 
@@ -84,22 +108,36 @@ export class ServerEvents {
   async deliverUpdate(uri: string): Promise<void> {
     const mayKnow = (principal: unknown) => this.deps.canRead(uri, principal);
     this.listeners.resourceUpdated(uri, mayKnow);
+    const heard = new Map<string, HeardSink | undefined>();
+    this.delivering.add(heard);
+    const sinkOf = (id: string): HeardSink | undefined => (heard.has(id) ? heard.get(id) : this.sinks.get(id));
     try {
       const message = notification(Notification.ResourceUpdated, { uri });
       for (const id of await this.deps.store.subscribers(uri)) {
-        const sink = this.sinks.get(id);
-        if (!sink) continue;
+        if (!sinkOf(id)) continue;
         const state = await this.deps.store.load(id);
-        if (state && mayKnow(state.principal)) sink(message);
+        const sink = sinkOf(id);
+        if (sink && state && mayKnow(state.principal)) sink(message);
       }
     } catch (error) {
       this.deps.diagnostics.error('resource update failed', error);
+    } finally {
+      this.delivering.delete(heard);
     }
   }
 
   close(): void {
     for (const stop of this.stops) stop();
     this.listeners.closeAll();
+  }
+
+  /** Keeps, for each update being delivered, what the session's sink was when it was heard (the first change since wins). */
+  private change(sessionId: string, before: HeardSink | undefined): void {
+    for (const heard of this.delivering) if (!heard.has(sessionId)) heard.set(sessionId, before);
+  }
+
+  private forward(sessionId: string, message: JsonRpcNotification): void {
+    this.deps.bus.publish(sessionId, { kind: 'notify', notification: message }).catch((error) => this.deps.diagnostics.error('bus publish failed', error));
   }
 
   private announce(message: ServerMessage): void {

@@ -1,9 +1,23 @@
 import type { JsonRpcMessage } from '../../core/jsonrpc';
 
-/** An SSE stream as the event store knows it: its id, unique across nodes, and the session it belongs to. */
+/**
+ * An SSE stream as the event store knows it: its id, unique across nodes, the session it belongs
+ * to, and whether it is the session's standalone (GET) stream, which outlives the node writing it:
+ * a client that resumes it on another node makes that node its writer.
+ */
 export interface StreamRef {
   readonly id: string;
   readonly sessionId: string;
+  /** `'standalone'` for the session's standalone stream; absent for a request's stream. */
+  readonly kind?: StreamKind;
+}
+
+/** The kinds of stream the store tells apart (a request's stream has none). */
+export type StreamKind = 'standalone';
+
+/** A stream as `streamOf` finds it: `ended` once its writer marked its end (it is replayed, never written again). */
+export interface StoredStream extends StreamRef {
+  readonly ended?: true;
 }
 
 /** A message kept for resumption, with the event id it went out under. */
@@ -28,12 +42,16 @@ export interface StreamFollower {
  * with `tail` until it ends, which is why the writer marks the end in the store.
  */
 export interface EventStore {
-  /** Stores a message sent on `stream` (`null`: the priming event, which replays nothing); returns its event id. */
+  /**
+   * Stores a message sent on `stream` (`null`: the priming event, which replays nothing); returns
+   * its event id. Events are numbered in the order appended, whichever node appends them. The
+   * stream's session and kind are the ones its first append gave.
+   */
   append(stream: StreamRef, message: JsonRpcMessage | null): Promise<string>;
   /** Marks the stream ended (its last event is in): its followers hear `end`. It stays replayable until dropped. */
   end(streamId: string): Promise<void>;
-  /** The stream an event id belongs to, with its session, if the store knows it. */
-  streamOf(eventId: string): Promise<StreamRef | undefined>;
+  /** The stream an event id belongs to, with its session and kind and whether it ended, if the store knows it. */
+  streamOf(eventId: string): Promise<StoredStream | undefined>;
   /** The events of the same stream after `eventId`, in order. */
   after(eventId: string): Promise<StoredEvent[]>;
   /**
@@ -76,9 +94,11 @@ export class InMemoryEventStore implements EventStore {
     let log = this.streams.get(stream.id);
     if (!log) {
       // A copy: the caller's object (a live stream) is not kept alive by the store.
-      log = { ref: Object.freeze({ id: stream.id, sessionId: stream.sessionId }), seq: 0, ended: false, events: [], followers: new Set() };
+      const ref: StreamRef = stream.kind === undefined ? { id: stream.id, sessionId: stream.sessionId } : { id: stream.id, sessionId: stream.sessionId, kind: stream.kind };
+      log = { ref: Object.freeze(ref), seq: 0, ended: false, events: [], followers: new Set() };
       this.streams.set(stream.id, log);
     }
+    // Numbered at once, with no wait in between: handlers sharing the store never give one number twice.
     log.seq += 1;
     const id = eventId(stream.id, log.seq);
     if (message !== null && !log.ended) {
@@ -96,9 +116,11 @@ export class InMemoryEventStore implements EventStore {
     endAll(log);
   }
 
-  async streamOf(id: string): Promise<StreamRef | undefined> {
+  async streamOf(id: string): Promise<StoredStream | undefined> {
     const parsed = parseEventId(id);
-    return parsed && this.streams.get(parsed.streamId)?.ref;
+    const log = parsed && this.streams.get(parsed.streamId);
+    if (!log) return undefined;
+    return log.ended ? { ...log.ref, ended: true } : log.ref;
   }
 
   async after(id: string): Promise<StoredEvent[]> {

@@ -4,12 +4,18 @@ import type { ListKind } from '../../core/methods';
 /**
  * What one node tells the node that holds something of a session: the client's answer to a
  * server-to-client request, a cancellation of a request running there, a notification for the
- * session's standalone stream, the session's end.
+ * session's standalone stream, that another node holds that stream now, the session's end.
  */
 export type SessionMessage =
   | { readonly kind: 'response'; readonly response: JsonRpcResponse }
   | { readonly kind: 'cancel'; readonly requestId: RequestId; readonly reason?: string }
   | { readonly kind: 'notify'; readonly notification: JsonRpcNotification }
+  /**
+   * The node `holder` holds the session's standalone stream from here on, the stream `streamId`
+   * (its event-store id): it delivers what the bus carries after this message, the node that held
+   * it before what came before (both hear the same order).
+   */
+  | { readonly kind: 'standalone-moved'; readonly holder: string; readonly streamId: string }
   | { readonly kind: 'ended' };
 
 /** What every node hears: list changes, resource updates, the end of a URL elicitation. */
@@ -46,7 +52,9 @@ export interface BusSubscription {
  * request waiting for the client, a request that may be cancelled, a standalone stream) and hears
  * every server-wide message. The in-process bus below is the default; a Redis bus (pub/sub)
  * carries the same messages between processes. Delivery is at most once: a message for a session
- * nobody holds is dropped, as a message to a closed stream would be.
+ * nobody holds is dropped, as a message to a closed stream would be. Every listener hears the
+ * messages, session and server-wide, in one order, the same for every node, its own messages
+ * included: what a handover of a session's standalone stream relies on ('standalone-moved').
  */
 export interface SessionBus {
   /** Sends `message` to whichever node holds `sessionId` (this one included). */

@@ -10,7 +10,7 @@ import type { Router } from '../../router/router';
 import { serverCapabilities, type FeatureCounts } from '../capabilities';
 import type { ServerEvents } from '../events/server-events';
 import type { BusSubscription, ServerMessage, SessionBus, SessionMessage } from '../seams/session-bus';
-import type { Exchange, StandaloneSink, Way } from '../exchange';
+import type { Exchange, StandaloneHold, StandaloneSink, Way } from '../exchange';
 import type { RefusalKind } from '../refusal';
 import type { RunningRequests } from '../running-requests';
 import type { ServerIdentity } from '../server-identity';
@@ -20,6 +20,7 @@ import { negotiateVersion } from '../versions';
 import { LIFECYCLE_HANDLERS, type LifecycleDeps, type LifecycleMethod } from './lifecycle.handlers';
 import { PendingRequests } from './pending-requests';
 import { SessionChannel, type ChannelHost } from './session-channel';
+import { StandaloneHolds } from './standalone-holds';
 import { UrlElicitations } from './url-elicitations';
 
 /** What the session era asks of the router: its methods, the operation pipeline, the resource rules. */
@@ -72,6 +73,7 @@ const ON_SESSION_MESSAGE: OnSessionMessage = Object.freeze({
   response: (engine, id, { response }) => void engine.pending.settle(id, response),
   cancel: (engine, id, { requestId, reason }) => void engine.running.cancel(id, requestId, reason),
   notify: (engine, id, { notification: message }) => void engine.events.deliver(id, message),
+  'standalone-moved': (engine, id, message) => engine.standalone.heard(id, message),
   ended: (engine, id) => engine.forget(id),
 });
 
@@ -86,6 +88,8 @@ export class SessionEngine implements ChannelHost {
   readonly pending = new PendingRequests();
   readonly running: RunningRequests;
   readonly events: ServerEvents;
+  /** Which node holds each session's standalone stream (HTTP: the GET stream, wherever its client reconnects). */
+  readonly standalone: StandaloneHolds;
   /** Requests one session may have running at once. */
   readonly maxInFlightPerSession: number;
   private readonly urlElicitations = new UrlElicitations();
@@ -115,6 +119,7 @@ export class SessionEngine implements ChannelHost {
     this.maxInFlightPerSession = options.maxInFlightPerSession ?? 100;
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.maxSessions = options.maxSessions ?? 10_000;
+    this.standalone = new StandaloneHolds({ bus: this.bus, events: this.events, listen: (id) => this.hold(id), diagnostics: this.diagnostics });
     this.stops = [
       // Whatever the store, a session that expires takes its requests, waiters and streams with it, on every node.
       this.store.onExpired((id) => this.ended(id)),
@@ -230,10 +235,19 @@ export class SessionEngine implements ChannelHost {
     this.clientWarnings.warn('unmatched response', `session ${state.id.slice(0, 8)}…: a response to no pending request was ignored`);
   }
 
-  /** Where messages that belong to no request go for this session (the GET stream, the pipe). */
+  /** Where messages that belong to no request go for this session, on this node (a pipe: its session lives nowhere else). */
   attachStandalone(sessionId: string, sink: StandaloneSink): () => void {
     void this.hold(sessionId);
     return this.events.attach(sessionId, sink);
+  }
+
+  /**
+   * Makes this node the one that carries the session's standalone stream, `stream` (HTTP: a GET
+   * stream, opened or resumed here), the node that carried it before letting it go; resolves once
+   * a message sent from then on, from any node, reaches `stream` (see `StandaloneHolds#hold`).
+   */
+  holdStandalone(sessionId: string, stream: StandaloneHold): Promise<void> {
+    return this.standalone.hold(sessionId, stream);
   }
 
   /**
@@ -298,6 +312,7 @@ export class SessionEngine implements ChannelHost {
     this.pending.abandon(id);
     this.running.cancelScope(id);
     this.events.detach(id);
+    this.standalone.forget(id);
     this.urlElicitations.forgetSession(id);
     for (const listener of this.endedListeners) listener(id);
   }

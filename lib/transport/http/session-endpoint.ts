@@ -7,11 +7,12 @@ import { SESSION_HEADER } from './request-gate';
 import { accepts, header } from './request-guards';
 import { speaksStatelessVersion } from '../../protocol/era';
 import { SSE_HEADERS } from './sse-framing';
+import type { SseStream } from './sse-stream';
 import type { StreamRegistry } from './stream-registry';
 
 /** What the session endpoint needs from the handler that mounts it. */
 export interface SessionEndpointDeps {
-  readonly lifecycle: Pick<Dispatcher, 'keepAlive' | 'attachStandalone' | 'endSession'>;
+  readonly lifecycle: Pick<Dispatcher, 'keepAlive' | 'holdStandalone' | 'endSession'>;
   readonly streams: StreamRegistry;
   /** The session the request names, its principal checked; `undefined` once the request is refused. */
   readonly session: (req: HttpRequestLike, res: HttpResponseLike, context: RequestContext<unknown>) => Promise<SessionState | undefined>;
@@ -44,7 +45,7 @@ export class SessionEndpoint {
     const headers = { ...cors, ...SSE_HEADERS, [SESSION_HEADER]: state.id };
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId !== undefined) {
-      const resumed = await this.deps.streams.resume(state.id, lastEventId, res, headers);
+      const resumed = await this.deps.streams.resume(state.id, lastEventId, res, headers, (stream) => this.hold(state.id, stream));
       if (!resumed) replyError(res, 400, refusals.badRequest('unknown Last-Event-ID for this session'), cors);
       return;
     }
@@ -54,7 +55,16 @@ export class SessionEndpoint {
     res.flushHeaders();
     stream.attach(res);
     void stream.prime();
-    this.deps.lifecycle.attachStandalone(state.id, (message) => void stream.send(message));
+    void this.hold(state.id, stream);
+  }
+
+  /** This node carries the session's standalone stream from now on, whichever node did until now. */
+  private hold(sessionId: string, stream: SseStream): Promise<void> {
+    return this.deps.lifecycle.holdStandalone(sessionId, {
+      streamId: stream.id,
+      send: (message) => void stream.send(message),
+      released: (heldStreamId) => this.deps.streams.letGo(stream, heldStreamId),
+    });
   }
 
   /** Ends the session: 200, then 404 for anything that names it. */

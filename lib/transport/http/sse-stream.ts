@@ -1,17 +1,20 @@
 import type { HttpResponseLike } from './http-like.types';
 import type { JsonRpcMessage } from '../../core/jsonrpc';
-import type { EventStore, StreamRef } from '../../protocol/seams/event-store';
+import { eventId, parseEventId, type EventStore, type StreamKind, type StreamRef } from '../../protocol/seams/event-store';
 import { messageEvent, primingEvent } from './sse-framing';
 
 /**
  * One logical SSE stream. It outlives the HTTP connection that carries it: every event is kept
  * in the event store first, so a client that reconnects with `Last-Event-ID` can pick it up where
- * it left off, on a new connection (of this node, or of another that follows the store).
+ * it left off, on a new connection (of this node, or of another that follows the store, or that
+ * takes a session's standalone stream over).
  */
 export class SseStream implements StreamRef {
   private writer?: HttpResponseLike;
   private queue: Promise<void> = Promise.resolve();
   private ended = false;
+  /** The sequence number of the last event this stream stored or replayed, once it has one. */
+  private lastSeq?: number;
   /** Told when the stream ends for good; `delivered` when a connection carried its last event. */
   onFinished?: (delivered: boolean) => void;
 
@@ -22,6 +25,8 @@ export class SseStream implements StreamRef {
     private readonly retryMs: number,
     /** Unread bytes a connection may hold before it is dropped (`HttpOptions.maxSseBufferBytes`). */
     private readonly maxBufferedBytes = Infinity,
+    /** `'standalone'` for a session's GET stream. */
+    readonly kind?: StreamKind,
   ) {}
 
   get finished(): boolean {
@@ -35,6 +40,8 @@ export class SseStream implements StreamRef {
 
   /** Carries the stream on `res` (headers already written); the previous connection, if any, ends. */
   attach(res: HttpResponseLike): void {
+    // Gone while the stream waited (a takeover's round trip): its 'close' came and went.
+    if (res.destroyed) return;
     if (this.writer && this.writer !== res) this.writer.end();
     this.writer = res;
     res.once('close', () => {
@@ -46,6 +53,7 @@ export class SseStream implements StreamRef {
   prime(): Promise<void> {
     return this.enqueue(async () => {
       const id = await this.store.append(this, null);
+      await this.catchUp(id);
       this.write(primingEvent(id, this.retryMs));
     });
   }
@@ -53,6 +61,7 @@ export class SseStream implements StreamRef {
   send(message: JsonRpcMessage): Promise<void> {
     return this.enqueue(async () => {
       const id = await this.store.append(this, message);
+      await this.catchUp(id);
       this.write(messageEvent(message, id));
     });
   }
@@ -64,8 +73,10 @@ export class SseStream implements StreamRef {
   resume(res: HttpResponseLike, lastEventId: string): Promise<void> {
     return this.enqueue(async () => {
       this.attach(res);
+      this.seen(lastEventId);
       for (const event of await this.store.after(lastEventId)) {
         this.write(messageEvent(event.message, event.id));
+        this.seen(event.id);
       }
     });
   }
@@ -92,6 +103,28 @@ export class SseStream implements StreamRef {
       this.writer?.end();
       this.writer = undefined;
     });
+  }
+
+  /**
+   * Writes what the store holds between this stream's last event and `id`, its new one: events
+   * another node appended to this stream before it let go of it (a standalone stream taken over
+   * here), so that the connection carries the store's order. No read when nothing lies between.
+   */
+  private async catchUp(id: string): Promise<void> {
+    const last = this.lastSeq;
+    const seq = this.seen(id);
+    if (last === undefined || seq === undefined || seq <= last + 1) return;
+    for (const event of await this.store.after(eventId(this.id, last))) {
+      const between = parseEventId(event.id)?.seq;
+      if (between !== undefined && between < seq) this.write(messageEvent(event.message, event.id));
+    }
+  }
+
+  /** Notes that the stream has reached event `id`; returns its sequence number. */
+  private seen(id: string): number | undefined {
+    const seq = parseEventId(id)?.seq;
+    if (seq !== undefined && (this.lastSeq === undefined || seq > this.lastSeq)) this.lastSeq = seq;
+    return seq;
   }
 
   /** Steps run one at a time, in order; a failed step (a store error) does not stop the next. */

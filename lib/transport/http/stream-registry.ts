@@ -1,6 +1,6 @@
 import type { HttpResponseLike } from './http-like.types';
 import { uniqueId } from '../../core/unique-id';
-import type { EventStore, StoredEvent, StreamFollower } from '../../protocol/seams/event-store';
+import type { EventStore, StoredEvent, StoredStream, StreamFollower, StreamKind, StreamRef } from '../../protocol/seams/event-store';
 import { messageEvent } from './sse-framing';
 import { SseStream } from './sse-stream';
 
@@ -23,7 +23,8 @@ const realTimers: Schedule = (task, ms) => void setTimeout(task, ms).unref();
  * The SSE streams of every session this handler serves, and the event store behind them. A stream
  * id is unique across nodes and the store records each stream's session, so `Last-Event-ID` can
  * only resume a stream of the session that sends it, on this node or on any other that shares the
- * store: a stream going here is carried on here, any other is followed in the store.
+ * store: a stream going here is carried on here, a session's standalone stream going elsewhere is
+ * taken over (this node writes it from then on), any other is followed in the store.
  */
 export class StreamRegistry {
   /** Streams still going on this node, standalone ones included, by stream id. */
@@ -39,7 +40,13 @@ export class StreamRegistry {
 
   /** A new stream of a session (what a POST exchange opens when it switches to SSE). */
   open(sessionId: string): SseStream {
-    const stream = new SseStream(uniqueId(), sessionId, this.store, this.limits.retryMs, this.limits.maxSseBufferBytes);
+    return this.carry({ id: uniqueId(), sessionId });
+  }
+
+  /** Writes the stream `ref` on this node from now on: a new one, or one another node wrote until now. */
+  private carry(ref: StreamRef): SseStream {
+    const { sessionId } = ref;
+    const stream = new SseStream(ref.id, sessionId, this.store, this.limits.retryMs, this.limits.maxSseBufferBytes, ref.kind);
     this.live.set(stream.id, stream);
     let ids = this.resumable.get(sessionId);
     if (!ids) this.resumable.set(sessionId, (ids = new Set()));
@@ -68,24 +75,50 @@ export class StreamRegistry {
     const current = this.standalone.get(sessionId);
     if (current?.connected) return undefined;
     if (current) return current;
-    const stream = this.open(sessionId);
+    const stream = this.carry({ id: uniqueId(), sessionId, kind: STANDALONE });
     this.standalone.set(sessionId, stream);
     return stream;
   }
 
   /**
    * Carries the stream `lastEventId` belongs to on `res` (with `headers`) from just after that
-   * event. False, with nothing written, when the store knows no such stream of this session.
+   * event. False, with nothing written, when the store knows no such stream of this session. The
+   * session's standalone stream, wherever it was written until now (unless it ended), is written
+   * here from now on: `hold` makes this node its holder (resolving once messages sent from then on
+   * come here), and the stream goes on under its own id, after what the client missed.
    */
-  async resume(sessionId: string, lastEventId: string, res: HttpResponseLike, headers: Readonly<Record<string, string>>): Promise<boolean> {
-    const stream = await this.store.streamOf(lastEventId);
-    if (stream?.sessionId !== sessionId) return false;
+  async resume(sessionId: string, lastEventId: string, res: HttpResponseLike, headers: Readonly<Record<string, string>>, hold: (stream: SseStream) => Promise<void>): Promise<boolean> {
+    const ref = await this.store.streamOf(lastEventId);
+    if (ref?.sessionId !== sessionId) return false;
     res.writeHead(200, headers);
     res.flushHeaders();
-    const local = this.live.get(stream.id);
-    if (local && !local.finished) await local.resume(res, lastEventId);
-    else this.follow(res, lastEventId);
+    // An ended stream is only replayed: its writer ended it (it shut down, or the client moved on).
+    const stream = this.live.get(ref.id) ?? (ref.kind === STANDALONE && !ref.ended ? this.takeOver(ref) : undefined);
+    if (!stream || stream.finished) {
+      this.follow(res, lastEventId);
+      return true;
+    }
+    // Held before the replay: a notification the client causes once it has seen what it missed reaches it.
+    if (this.standalone.get(sessionId) === stream) await hold(stream);
+    await stream.resume(res, lastEventId);
     return true;
+  }
+
+  /**
+   * Another node holds the session's standalone stream now, `heldStreamId`: this node stops
+   * carrying `stream`. The very stream taken over is let go, neither ended nor forgotten in the
+   * store (the other node writes it); another one is ended, as the client moved on from it.
+   */
+  letGo(stream: SseStream, heldStreamId: string): void {
+    if (this.standalone.get(stream.sessionId) === stream) this.standalone.delete(stream.sessionId);
+    if (stream.id !== heldStreamId) {
+      void stream.finish();
+      return;
+    }
+    if (this.live.get(stream.id) === stream) this.live.delete(stream.id);
+    this.resumable.get(stream.sessionId)?.delete(stream.id);
+    // Its connection, if one is left, ends: the client resumes where the stream is written now.
+    void stream.disconnect();
   }
 
   /** Ends the session's streams (its last events stored) and forgets them. */
@@ -98,6 +131,13 @@ export class StreamRegistry {
     }
     this.resumable.delete(sessionId);
     this.standalone.delete(sessionId);
+  }
+
+  /** A session's standalone stream that another node wrote until now, written here from now on; the one this node had, if any, is let go once this one is held. */
+  private takeOver(ref: StoredStream): SseStream {
+    const stream = this.carry(ref);
+    this.standalone.set(ref.sessionId, stream);
+    return stream;
   }
 
   /** Ends every stream, once what was sent on it is stored and written, and every connection following one. */
@@ -124,6 +164,8 @@ export class StreamRegistry {
     this.store.dropStream(streamId).catch(() => undefined);
   }
 }
+
+const STANDALONE: StreamKind = 'standalone';
 
 /** One connection following a stream in the store: each event written as it comes, the connection ended with the stream. */
 class Follower implements StreamFollower {

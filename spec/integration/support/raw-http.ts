@@ -81,3 +81,31 @@ export async function openSse(url: string, init: RequestInit): Promise<SseReader
   };
   return { status: response.status, next, close: () => controller.abort() };
 }
+
+/** A GET stream read one event at a time, with its id (priming events skipped). */
+export async function openEvents(url: string, headers: Record<string, string>): Promise<{ next(): Promise<{ id: string; message: any }>; close(): void }> {
+  const controller = new AbortController();
+  const response = await fetch(url, { method: 'GET', headers: { accept: MCP_ACCEPT, ...headers }, signal: controller.signal });
+  if (response.status !== 200) throw new Error(`GET answered ${response.status}: ${await response.text()}`);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return {
+    next: async () => {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const lines = buffer.slice(0, end).split('\n');
+          buffer = buffer.slice(end + 2);
+          const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
+          if (data) return { id: lines.find((l) => l.startsWith('id:'))?.slice(3).trim() ?? '', message: JSON.parse(data) };
+          continue;
+        }
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error('the stream ended');
+        buffer += decoder.decode(chunk.value, { stream: true });
+      }
+    },
+    close: () => controller.abort(),
+  };
+}

@@ -4,7 +4,7 @@ import { SILENT_DIAGNOSTICS } from '../../../lib';
 import type { JsonRpcMessage } from '../../../lib/core/jsonrpc';
 import type { ListKind } from '../../../lib/core/methods';
 import { ServerEvents } from '../../../lib/protocol/events/server-events';
-import { InProcessSessionBus } from '../../../lib/protocol/seams/session-bus';
+import { InProcessSessionBus, type SessionMessage } from '../../../lib/protocol/seams/session-bus';
 import { FakeStore, flush } from '../support/protocol-fakes';
 
 /** One node's server events on a shared bus; `announce` plays the registry changing a list. */
@@ -12,6 +12,19 @@ function eventsOn(bus: InProcessSessionBus, store: FakeStore, canRead: (uri: str
   let changed: (kind: ListKind) => void = () => {};
   const events = new ServerEvents({ bus, store, canRead, onListChanged: (listener) => { changed = listener; return () => {}; }, diagnostics: SILENT_DIAGNOSTICS });
   return { events, announce: (kind: ListKind) => changed(kind) };
+}
+
+/** A store whose subscriber lists wait until the spec lets them go (as a Redis round trip takes its time). */
+class SlowSubscribers extends FakeStore {
+  private readonly waiting: (() => void)[] = [];
+  override async subscribers(uri: string) {
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return super.subscribers(uri);
+  }
+  /** Answers the lists asked for so far. */
+  answer(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
 }
 
 async function subscribed(store: FakeStore, id: string, uri: string, principal?: unknown) {
@@ -56,6 +69,40 @@ describe('ServerEvents', () => {
       await here.events.resourceUpdated('x://doc');
       await flush();
       expect(seen).to.deep.equal(['ada']);
+    });
+  });
+
+  describe('#handOver', () => {
+    context('when a resource update heard before is still being delivered', () => {
+      it('forwards it to the node that holds the stream now, over the bus, and the new holder\'s sink gets it only from there', async () => {
+        const bus = new InProcessSessionBus();
+        const store = new SlowSubscribers();
+        const here = eventsOn(bus, store);
+        const there = eventsOn(bus, store);
+        await subscribed(store, 'ada', 'x://doc');
+        const seen: Record<string, JsonRpcMessage[]> = { here: [], there: [] };
+        const forwarded: SessionMessage[] = [];
+        bus.subscribe('ada', (message) => { forwarded.push(message); });
+        here.events.attach('ada', (m) => seen.here.push(m));
+        const delivering = here.events.resourceUpdated('x://doc');
+        await flush();
+        // The stream moves while both nodes read the subscribers.
+        here.events.handOver('ada');
+        there.events.attach('ada', (m) => seen.there.push(m));
+        store.answer();
+        await delivering;
+        await flush();
+        const update = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'x://doc' } };
+        expect(seen).to.deep.equal({ here: [], there: [] });
+        expect(forwarded).to.deep.equal([{ kind: 'notify', notification: update }]);
+        const later = here.events.resourceUpdated('x://doc');
+        await flush();
+        store.answer();
+        await later;
+        await flush();
+        expect(seen, 'an update heard after the move').to.deep.equal({ here: [], there: [update] });
+        expect(forwarded).to.have.length(1);
+      });
     });
   });
 

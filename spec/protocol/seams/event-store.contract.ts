@@ -96,6 +96,16 @@ export function behavesAsEventStore(harness: EventStoreHarness): void {
       expect(new Set(ids).size).to.equal(4);
       for (const id of ids.slice(0, 2)) expect(await store.streamOf(id)).to.deep.equal(A);
     });
+
+    context('when several writers append to one stream at once (two nodes, while one takes the stream over)', () => {
+      it('numbers each event once, and replays each under the id its append gave', async () => {
+        const ids = await Promise.all(Array.from({ length: 20 }, (_, n) => store.append({ ...A }, note(n))));
+        expect(new Set(ids).size).to.equal(20);
+        const replayed = await store.after(`${A.id}.0`);
+        expect(replayed.map((event) => event.id).sort()).to.deep.equal([...ids].sort());
+        for (const event of replayed) expect(event.message).to.deep.equal(note(ids.indexOf(event.id)));
+      });
+    });
   });
 
   describe('#streamOf', () => {
@@ -103,6 +113,21 @@ export function behavesAsEventStore(harness: EventStoreHarness): void {
       const id = await store.append(A, null);
       await store.append(B, note(1));
       expect(await store.streamOf(id)).to.deep.equal(A);
+    });
+
+    it('names a session\'s standalone stream as such, with the kind its first append gave', async () => {
+      const standalone: StreamRef = { id: `stream-${uniqueId()}`, sessionId: 'session-1', kind: 'standalone' };
+      const priming = await store.append(standalone, null);
+      await store.append({ id: standalone.id, sessionId: 'session-1' }, note(1));
+      await store.append(A, note(1));
+      expect(await store.streamOf(priming)).to.deep.equal(standalone);
+      expect(await store.streamOf(`${A.id}.1`)).to.deep.equal(A);
+    });
+
+    it('says a stream ended once its writer marked the end', async () => {
+      const id = await store.append(A, note(1));
+      await store.end(A.id);
+      expect(await store.streamOf(id)).to.deep.equal({ ...A, ended: true });
     });
 
     it('knows no stream for an id it never gave out, or one of a dropped stream', async () => {

@@ -262,6 +262,79 @@ describe('SessionEngine', () => {
     });
   });
 
+  describe('#holdStandalone', () => {
+    /** A standalone stream as the HTTP transport hands it in, recording what reaches it and when it is let go. */
+    function streamOf(streamId: string, log: string[], label = streamId) {
+      const sent: JsonObject[] = [];
+      return { sent, streamId, send: (message: unknown) => void sent.push(message as JsonObject), released: (held: string) => void log.push(`${label} released for ${held}`) };
+    }
+    const NOTE = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: 'hi' } };
+
+    context('when another node holds the session\'s standalone stream', () => {
+      it('takes it over: the other node lets that stream go, and what is sent from then on reaches this node only, once', async () => {
+        const store = new FakeStore();
+        const bus = new InProcessSessionBus();
+        const here = node({ store, bus });
+        const there = node({ store, bus });
+        const state = await session(here.engine);
+        const log: string[] = [];
+        const before = streamOf('stream-1', log);
+        const after = streamOf('stream-1', log);
+        await here.engine.holdStandalone(state.id, before);
+        await bus.publish(state.id, { kind: 'notify', notification: NOTE });
+        await there.engine.holdStandalone(state.id, after);
+        await bus.publish(state.id, { kind: 'notify', notification: NOTE });
+        expect(log).to.deep.equal(['stream-1 released for stream-1']);
+        expect({ before: before.sent, after: after.sent }).to.deep.equal({ before: [NOTE], after: [NOTE] });
+      });
+    });
+
+    context('when the client moves on to another standalone stream of the session on the same node', () => {
+      it('lets the old one go for the new one', async () => {
+        const { engine } = node({ store: new FakeStore() });
+        const state = await session(engine);
+        const log: string[] = [];
+        await engine.holdStandalone(state.id, streamOf('stream-1', log));
+        await engine.holdStandalone(state.id, streamOf('stream-2', log));
+        expect(log).to.deep.equal(['stream-1 released for stream-2']);
+      });
+    });
+
+    context('when another node takes the stream while this node claims it again (its announcement on its way)', () => {
+      it('keeps the stream for its own announcement, which comes last: one holder left, the same on every node', async () => {
+        const store = new FakeStore();
+        const bus = new InProcessSessionBus();
+        const here = node({ store, bus });
+        const there = node({ store, bus });
+        const state = await session(here.engine);
+        const log: string[] = [];
+        const mine = streamOf('stream-1', log, 'mine');
+        const theirs = streamOf('stream-1', log, 'theirs');
+        await here.engine.holdStandalone(state.id, mine);
+        // Announced in this order: theirs, then this node's again.
+        await Promise.all([there.engine.holdStandalone(state.id, theirs), here.engine.holdStandalone(state.id, mine)]);
+        await bus.publish(state.id, { kind: 'notify', notification: NOTE });
+        expect({ mine: mine.sent, theirs: theirs.sent, log }).to.deep.equal({ mine: [NOTE], theirs: [], log: ['theirs released for stream-1'] });
+      });
+    });
+
+    context('when the bus cannot carry the announcement', () => {
+      it('holds the stream at once, and says why in the diagnostics', async () => {
+        const errors: string[] = [];
+        class DownBus extends InProcessSessionBus {
+          override async publish(): Promise<void> { throw new PhantomError('redis_unavailable', 'Redis is down'); }
+        }
+        const { engine, events } = node({ store: new FakeStore(), bus: new DownBus(), diagnostics: { warn: () => {}, error: (line) => errors.push(line) } });
+        const state = await session(engine);
+        const stream = streamOf('stream-1', []);
+        await engine.holdStandalone(state.id, stream);
+        expect(events.deliver(state.id, NOTE)).to.equal(true);
+        expect(stream.sent).to.deep.equal([NOTE]);
+        expect(errors).to.deep.equal(['standalone stream handover not announced']);
+      });
+    });
+  });
+
   describe('#close', () => {
     it('stops hearing expiries', async () => {
       const store = new FakeStore();

@@ -1,6 +1,6 @@
 import { Cancellation } from '../../../lib/core/cancellation';
 import { toErrorObject } from '../../../lib/core/error-mapper';
-import { SILENT_DIAGNOSTICS, type Context, type JsonObject } from '../../../lib';
+import { SILENT_DIAGNOSTICS, type Context, type Diagnostics, type JsonObject } from '../../../lib';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../../lib/core/jsonrpc';
 import type { Outcome, OperationInfo } from '../../../lib/router/router';
 import type { Arrival, BatchWay, CallKind } from '../../../lib/protocol/arrival';
@@ -134,16 +134,17 @@ export interface Node {
   readonly router: FakeRouter;
 }
 
-export function node(parts: { store: SessionStore; bus?: SessionBus; tools?: Record<string, FakeTool>; options?: SessionEngineOptions; listChanges?: (listener: (kind: ListKind) => void) => () => void }): Node {
+export function node(parts: { store: SessionStore; bus?: SessionBus; tools?: Record<string, FakeTool>; options?: SessionEngineOptions; listChanges?: (listener: (kind: ListKind) => void) => () => void; diagnostics?: Diagnostics }): Node {
+  const diagnostics = parts.diagnostics ?? SILENT_DIAGNOSTICS;
   const bus = parts.bus ?? new InProcessSessionBus();
   const running = new RunningRequests();
   const router = new FakeRouter(parts.tools ?? TOOLS);
   const events = new ServerEvents({
-    bus, store: parts.store, canRead: () => true, onListChanged: parts.listChanges ?? (() => () => {}), diagnostics: SILENT_DIAGNOSTICS,
+    bus, store: parts.store, canRead: () => true, onListChanged: parts.listChanges ?? (() => () => {}), diagnostics,
   });
   const engine = new SessionEngine({
     router, identity: { info: { name: 'fake', version: '1' } }, counts: () => ({ tools: 1, prompts: 0, resources: 0 }),
-    diagnostics: SILENT_DIAGNOSTICS, events, store: parts.store, bus, running, clock: new FakeClock().read,
+    diagnostics, events, store: parts.store, bus, running, clock: new FakeClock().read,
   }, parts.options);
   return { engine, events, running, router };
 }

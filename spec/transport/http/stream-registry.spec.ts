@@ -1,10 +1,13 @@
 import { expect } from 'chai';
 import { InMemoryEventStore } from '../../../lib';
+import type { SseStream } from '../../../lib/transport/http/sse-stream';
 import { StreamRegistry, type Schedule, type StreamLimits } from '../../../lib/transport/http/stream-registry';
 import { FakeResponse } from '../../support/fake-response';
 
 const LIMITS: StreamLimits = { retryMs: 1000, maxSseBufferBytes: 1 << 20, maxStreamsPerSession: 3, finishedStreamGraceMs: 30, undeliveredStreamTtlMs: 300 };
 const SSE = { 'content-type': 'text/event-stream' };
+/** The protocol's side of taking a standalone stream over: held at once. */
+const held = async (): Promise<void> => undefined;
 const note = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: 't', progress: n } });
 
 /** Timers the spec runs by hand: what was scheduled, and for how long. */
@@ -23,6 +26,23 @@ async function primed(registry: StreamRegistry, sessionId: string, res = new Fak
   await stream.prime();
   if (!stay) res.hangUp();
   return { stream, priming: /^id: (.+)$/m.exec(res.text)![1] };
+}
+
+/** The event ids written on `res`, priming events included. */
+const idsOn = (res: FakeResponse) => [...res.text.matchAll(/^id: (.+)$/gm)].map((match) => match[1]);
+
+/** Lets queued stream steps (and what they await in the in-memory store) run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The session's standalone stream on `writer`: primed and one notification sent, its client gone; and the priming id. */
+async function standaloneOn(writer: StreamRegistry) {
+  const stream = writer.standaloneOf('s1')!;
+  const res = new FakeResponse();
+  stream.attach(res.asResponse);
+  await stream.prime();
+  await stream.send(note(1));
+  res.hangUp();
+  return { stream, priming: idsOn(res)[0] };
 }
 
 describe('StreamRegistry', () => {
@@ -80,14 +100,14 @@ describe('StreamRegistry', () => {
       it('refuses, writing nothing', async () => {
         const { priming } = await primed(registry, 's1');
         const res = new FakeResponse();
-        expect(await registry.resume('s2', priming, res.asResponse, SSE)).to.equal(false);
+        expect(await registry.resume('s2', priming, res.asResponse, SSE, held)).to.equal(false);
         expect(res.headersSent).to.equal(false);
       });
     });
 
     context('when the event id is unknown', () => {
       it('refuses', async () => {
-        expect(await registry.resume('s1', 'nothing.1', new FakeResponse().asResponse, SSE)).to.equal(false);
+        expect(await registry.resume('s1', 'nothing.1', new FakeResponse().asResponse, SSE, held)).to.equal(false);
       });
     });
 
@@ -96,7 +116,7 @@ describe('StreamRegistry', () => {
         const { stream, priming } = await primed(registry, 's1');
         await stream.send(note(1));
         const res = new FakeResponse();
-        expect(await registry.resume('s1', priming, res.asResponse, SSE)).to.equal(true);
+        expect(await registry.resume('s1', priming, res.asResponse, SSE, held)).to.equal(true);
         await stream.send(note(2));
         expect(res.status).to.equal(200);
         expect(res.messages).to.deep.equal([note(1), note(2)]);
@@ -109,7 +129,7 @@ describe('StreamRegistry', () => {
         const { stream, priming } = await primed(writer, 's1');
         await stream.send(note(1));
         const res = new FakeResponse();
-        expect(await registry.resume('s1', priming, res.asResponse, SSE)).to.equal(true);
+        expect(await registry.resume('s1', priming, res.asResponse, SSE, held)).to.equal(true);
         expect(res.messages).to.deep.equal([note(1)]);
         await stream.send(note(2));
         expect(res.messages).to.deep.equal([note(1), note(2)]);
@@ -122,9 +142,82 @@ describe('StreamRegistry', () => {
         const writer = new StreamRegistry(store, LIMITS, clock.schedule);
         const { priming } = await primed(writer, 's1');
         const res = new FakeResponse();
-        await registry.resume('s1', priming, res.asResponse, SSE);
+        await registry.resume('s1', priming, res.asResponse, SSE, held);
         await registry.finishAll();
         expect(res.writableEnded).to.equal(true);
+      });
+    });
+
+    context('when the session\'s standalone stream is written by another handler sharing the store', () => {
+      it('takes it over: held before the replay, then written here under the same id, numbered on from the store', async () => {
+        const { stream: theirs, priming } = await standaloneOn(new StreamRegistry(store, LIMITS, clock.schedule));
+        const res = new FakeResponse();
+        let taken: SseStream | undefined;
+        const writtenWhenHeld: number[] = [];
+        const hold = async (stream: SseStream) => {
+          taken = stream;
+          writtenWhenHeld.push(res.chunks.length);
+        };
+        expect(await registry.resume('s1', priming, res.asResponse, SSE, hold)).to.equal(true);
+        expect(writtenWhenHeld).to.deep.equal([0]);
+        expect(taken!.id).to.equal(theirs.id);
+        await taken!.send(note(2));
+        expect(res.messages).to.deep.equal([note(1), note(2)]);
+        expect(idsOn(res)).to.deep.equal([`${theirs.id}.2`, `${theirs.id}.3`]);
+        expect(registry.standaloneOf('s1'), 'this node\'s standalone stream of the session, connected').to.equal(undefined);
+      });
+
+      it('writes first what the other appended before it let go, in the store\'s order', async () => {
+        const { stream: theirs, priming } = await standaloneOn(new StreamRegistry(store, LIMITS, clock.schedule));
+        const res = new FakeResponse();
+        let taken: SseStream | undefined;
+        await registry.resume('s1', priming, res.asResponse, SSE, async (stream) => { taken = stream; });
+        await theirs.send(note(2));
+        await taken!.send(note(3));
+        expect(res.messages).to.deep.equal([note(1), note(2), note(3)]);
+      });
+    });
+
+    context('when the session\'s standalone stream ended (its writer shut down)', () => {
+      it('only replays it, and ends: nothing is taken over', async () => {
+        const { stream: theirs, priming } = await standaloneOn(new StreamRegistry(store, LIMITS, clock.schedule));
+        await theirs.finish();
+        const res = new FakeResponse();
+        let holds = 0;
+        expect(await registry.resume('s1', priming, res.asResponse, SSE, async () => { holds += 1; })).to.equal(true);
+        expect(res.messages).to.deep.equal([note(1)]);
+        expect(res.writableEnded).to.equal(true);
+        expect(holds).to.equal(0);
+      });
+    });
+  });
+
+  describe('#letGo', () => {
+    context('when another node took this very stream over', () => {
+      it('ends its connection, leaves it going in the store for the other (not ended, not dropped), and gives a new stream to the next GET', async () => {
+        const stream = registry.standaloneOf('s1')!;
+        const res = new FakeResponse();
+        stream.attach(res.asResponse);
+        await stream.prime();
+        const priming = idsOn(res)[0];
+        registry.letGo(stream, stream.id);
+        await settle();
+        expect(res.writableEnded).to.equal(true);
+        registry.dropSession('s1');
+        clock.runAll();
+        await settle();
+        expect(await store.streamOf(priming)).to.deep.equal({ id: stream.id, sessionId: 's1', kind: 'standalone' });
+        expect(registry.standaloneOf('s1')).not.to.equal(stream);
+      });
+    });
+
+    context('when the client moved on to another stream of the session', () => {
+      it('ends this one', async () => {
+        const { stream, priming } = await primed(registry, 's1');
+        registry.letGo(stream, 'another-stream');
+        await settle();
+        expect(stream.finished).to.equal(true);
+        expect(await store.streamOf(priming)).to.include({ ended: true });
       });
     });
   });

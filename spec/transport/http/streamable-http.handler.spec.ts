@@ -5,13 +5,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  Elicit, Field, InMemoryEventStore, InMemorySessionStore, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, Tool,
+  Elicit, Field, InMemoryEventStore, InMemorySessionStore, InProcessSessionBus, PhantomServer, Resource, ServerClosingError, SILENT_DIAGNOSTICS, Tool,
   type Context, type HttpOptions, type StreamableHttpHandler,
 } from '../../../lib';
 import { connectHttp } from '../../integration/support/sdk-clients';
-import { INITIALIZE, openSession, openSse, post, send, sseIds, sseMessages } from '../../integration/support/raw-http';
+import { INITIALIZE, openEvents, openSession, openSse, post, send, sseIds, sseMessages } from '../../integration/support/raw-http';
 import { call, meta, VERSION } from '../../integration/support/stateless-client';
 import { Gate } from '../../support/gate';
+import { NodeBus } from '../../support/node-bus';
 
 let gate: Gate;
 
@@ -44,6 +45,13 @@ class Shop {
     return answer.action === 'accept' && answer.content.go ? 'went on' : 'stopped';
   }
 }
+
+class Notes {
+  @Resource('shop://notes/{n}', { description: 'A note' })
+  note({ n }: { n: string }) { return `note ${n}`; }
+}
+const noteUri = (n: number) => `shop://notes/${n}`;
+const updated = (n: number) => ({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: noteUri(n) } });
 
 const CANCELLED = { code: -32000, message: 'Server shutting down: the request did not finish in time and was cancelled' };
 const REFUSED = { code: -32000, message: 'Server shutting down: no new requests are accepted' };
@@ -86,6 +94,41 @@ describe('StreamableHttpHandler', () => {
           expect(await resumed.next()).to.deep.equal({ jsonrpc: '2.0', id: 'r', result: { content: [{ type: 'text', text: 'relayed' }] } });
         } finally {
           gate.open();
+          await Promise.all(nodes.map((node) => node.close()));
+        }
+      });
+    });
+
+    context('when a client resumes its standalone stream on another node after its connection to the first dropped', () => {
+      it('takes the stream over: replays what the client missed, then carries each notification once, the first node gone or not', async () => {
+        const sessionStore = new InMemorySessionStore();
+        const eventStore = new InMemoryEventStore();
+        const bus = new InProcessSessionBus();
+        const nodes = [0, 1].map(() => new PhantomServer({ name: 'shop', version: '1', providers: [Shop, Notes], sessionStore, bus: new NodeBus(bus), diagnostics: SILENT_DIAGNOSTICS }));
+        const [first, second] = await Promise.all(nodes.map((node) => node.listen({ port: 0, eventStore })));
+        try {
+          const session = { 'mcp-session-id': await openSession(first.url) };
+          for (const n of [1, 2, 3, 4]) await post(first.url, { jsonrpc: '2.0', id: n, method: 'resources/subscribe', params: { uri: noteUri(n) } }, session);
+          const dropped = await openEvents(first.url, session);
+          await nodes[0].resourceUpdated(noteUri(1));
+          const heard = await dropped.next();
+          expect(heard.message).to.deep.equal(updated(1));
+          dropped.close();
+          await nodes[0].resourceUpdated(noteUri(2));
+
+          const resumed = await openEvents(second.url, { ...session, 'last-event-id': heard.id });
+          const missed = await resumed.next();
+          await nodes[1].resourceUpdated(noteUri(3));
+          const next = await resumed.next();
+          await nodes[0].close();
+          await nodes[1].resourceUpdated(noteUri(4));
+          const last = await resumed.next();
+          expect([missed, next, last].map((event) => event.message)).to.deep.equal([updated(2), updated(3), updated(4)]);
+          const stored = await eventStore.after(heard.id);
+          expect(stored.map((event) => event.message), 'each notification stored once').to.deep.equal([updated(2), updated(3), updated(4)]);
+          expect(stored.map((event) => event.id)).to.deep.equal([missed.id, next.id, last.id]);
+          resumed.close();
+        } finally {
           await Promise.all(nodes.map((node) => node.close()));
         }
       });
