@@ -1,5 +1,3 @@
-import { availableParallelism } from 'node:os';
-import { affinityOf, pin } from '../harness/affinity';
 import { HTTP_CONTENDERS, launch, launchTokenPair, type HttpContender, type HttpContenderId, type Running } from '../contenders';
 import { CALLS } from '../harness/dialects';
 import { everyEntrant, interleave } from '../harness/rounds';
@@ -9,22 +7,16 @@ import { loadEntrant, rateFigures, showRate } from './load-entrant';
 import type { SuiteContext } from './suite-context';
 import { tokenCost } from './token-cost';
 
-/** Where taskset exists, the load generator (this process) runs on one core and every server on the other. */
-const GENERATOR_CPU = '0';
-const SERVER_CPU = '1';
-
 /**
- * `tools/call` of the echo tool: throughput and latency of every HTTP contender, side by side.
- * The generator and the server each get a core of their own where the machine has two and
- * taskset is there: left to the scheduler, they share a core in some rounds and not in others,
- * which moves a server's CPU time per call by a third from round to round.
+ * `tools/call` of the echo tool: throughput and latency of every HTTP contender, side by side,
+ * then the bearer token's cost (`token-cost.ts`). Nothing is pinned: with the generator on a core
+ * of its own, bare node:http's p99 halves and the p99 ratios of issue 5 no longer compare with
+ * the runs before (issue 14 decides how the bench shares the cores).
  */
 export async function throughputSuite({ plan, progress, profiling }: SuiteContext): Promise<ThroughputResults> {
   const out: Partial<Record<HttpContenderId, Measured<RateFigures>>> = {};
   const costs: Partial<Record<HttpContenderId, TokenCost>> = {};
   const running: [HttpContender, Running][] = [];
-  const ownAffinity = affinityOf(process.pid);
-  const pinned = ownAffinity !== undefined && availableParallelism() >= 2 && pin(process.pid, GENERATOR_CPU);
   try {
     for (const contender of HTTP_CONTENDERS) {
       progress.status(`throughput: starting ${contender.label}…`);
@@ -33,7 +25,6 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
         out[contender.id] = started;
         progress.line(`throughput: ${contender.label} is unavailable: ${firstLine(started.unavailable)}`);
       } else {
-        if (pinned) pin(started.server.pid, SERVER_CPU);
         running.push([contender, started]);
       }
     }
@@ -48,7 +39,6 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
         progress.line(`throughput: the token's cost, ${contender.label}, is unavailable: ${firstLine(pair.unavailable)}`);
         continue;
       }
-      if (pinned) pin(pair.plain.server.pid, SERVER_CPU);
       try {
         const cost = await tokenCost(pair.plain, pair.authed, CALLS.echo, { slices, sliceSeconds }, plan.connections);
         if (!cost) continue;
@@ -60,7 +50,6 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
     }
   } finally {
     await Promise.all(running.map(([, r]) => r.server.stop()));
-    if (pinned) pin(process.pid, ownAffinity);
   }
   return { figures: out, tokenCost: costs };
 }
