@@ -27,6 +27,8 @@ export interface TokenCost {
   /** Slices of each side, and how long each ran. */
   readonly slices: number;
   readonly sliceSeconds: number;
+  /** The generator and the server each had a core of their own (taskset was there). */
+  readonly pinned?: boolean;
 }
 
 export interface SessionMemory {

@@ -61,7 +61,7 @@ function throughputTargets(throughput: NonNullable<BenchResults['throughput']>, 
 function authTarget(label: string, cost: TokenCost | undefined, plain: RateFigures | undefined, authed: RateFigures | undefined, missing: string | undefined): Target {
   const rates = `${rate(authed?.rps)}/s vs ${rate(plain?.rps)}/s in the rounds`;
   const detail = missing ?? (cost
-    ? `${Math.round(cost.withUs)} us vs ${Math.round(cost.withoutUs)} us of server CPU per call, one process serving both, ${cost.slices} alternating slices of each; ${rates}`
+    ? `${Math.round(cost.withUs)} us vs ${Math.round(cost.withoutUs)} us of server CPU per call, one process serving both${cost.pinned ? ' on a core of its own' : ''}, ${cost.slices} alternating slices of each; ${rates}`
     : rates);
   return target(
     `tools/call with a verified bearer JWT on every request, ${label}: at least 0.85× the calls per CPU second without`,
