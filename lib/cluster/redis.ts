@@ -9,7 +9,7 @@ import { RedisSessionStore, type RedisSessionStoreOptions } from './redis-sessio
 import { RedisSharedSecret } from './redis-shared-secret';
 
 /** Where the Redis is, how keys are named, and the limits of what is kept and carried there. */
-export interface RedisOptions extends RedisSettings, RedisEventStoreOptions, Pick<RedisSessionStoreOptions, 'maxUpdateAttempts' | 'sweepIntervalMs'> {
+export interface RedisOptions extends RedisSettings, RedisEventStoreOptions, Pick<RedisSessionStoreOptions, 'maxUpdateAttempts' | 'sweepIntervalMs' | 'touchIntervalMs'> {
   /** The largest bus message, in bytes of JSON (default `DEFAULT_BUS_MAX_MESSAGE_BYTES`, 4 MiB + 1 KiB). */
   readonly maxBusMessageBytes?: RedisSessionBusOptions['maxMessageBytes'];
 }
@@ -46,8 +46,8 @@ class RedisStores implements SharedStores {
   }
 
   sessions(settings: SessionStoreSettings): SessionStore {
-    const { maxUpdateAttempts, sweepIntervalMs } = this.settings;
-    return new RedisSessionStore(this.connections, { ...settings, maxUpdateAttempts, sweepIntervalMs });
+    const { maxUpdateAttempts, sweepIntervalMs, touchIntervalMs } = this.settings;
+    return new RedisSessionStore(this.connections, { ...settings, maxUpdateAttempts, sweepIntervalMs, touchIntervalMs });
   }
 
   events(): EventStore {

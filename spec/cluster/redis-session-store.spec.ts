@@ -119,6 +119,24 @@ describe('RedisSessionStore', () => {
     });
   });
 
+  describe('#touch', () => {
+    it('marks a session active in Redis at most once per touchIntervalMs on a node, and again once it has passed', async () => {
+      const store = await storeOn(nodeA, { idleMs: 1_000, touchIntervalMs: 100 });
+      await store.save(sessionState('s1', time));
+      const activeAt = async () => Number(await nodeA.commands.zscore(`${prefix}{sessions}:active`, 's1'));
+      time += 10;
+      await store.touch('s1');
+      expect(await activeAt()).to.equal(time);
+      const first = time;
+      time += 50;
+      await store.touch('s1');
+      expect(await activeAt(), 'within the interval: not sent').to.equal(first);
+      time += 60;
+      await store.touch('s1');
+      expect(await activeAt(), 'past it: sent').to.equal(time);
+    });
+  });
+
   describe('#onExpired', () => {
     context('when one node finds a session idle past its lifetime', () => {
       it('is heard once on every node', async () => {
@@ -163,8 +181,9 @@ describe('RedisSessionStore', () => {
       it('raises it when the session is next asked for, on every node, and frees what was left of it', async () => {
         const idleMs = 50;
         const inUse = (id: string) => id === 's0';
-        const a = await storeOn(nodeA, { idleMs, sweepIntervalMs: 50, isBusy: inUse });
-        const b = await storeOn(nodeB, { idleMs, sweepIntervalMs: 50, isBusy: inUse });
+        // touchIntervalMs 0: the stores' clock stands still here, and b's touches must reach Redis.
+        const a = await storeOn(nodeA, { idleMs, sweepIntervalMs: 50, isBusy: inUse, touchIntervalMs: 0 });
+        const b = await storeOn(nodeB, { idleMs, sweepIntervalMs: 50, isBusy: inUse, touchIntervalMs: 0 });
         const heardOnB = heardBy(b);
         await a.save(sessionState('s0', time));
         await a.save(sessionState('s1', time, ['x://a']));
