@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { uniqueId } from '../../lib/core/unique-id';
+import { openSse } from '../integration/support/raw-http';
 import { call, meta, VERSION } from '../integration/support/stateless-client';
 import { requireRedis, sharedRedis } from '../support/redis.fixture';
 import { Cluster } from './support/cluster';
@@ -8,32 +9,12 @@ import { Cluster } from './support/cluster';
 const text = (reply: { body: any }) => reply.body.result.content[0].text as string;
 
 /** A `subscriptions/listen` stream through the proxy, read one message at a time. */
-async function listen(url: string, notifications: Record<string, unknown>) {
-  const controller = new AbortController();
-  const response = await fetch(url, {
+function listen(url: string, notifications: Record<string, unknown>) {
+  return openSse(url, {
     method: 'POST',
-    signal: controller.signal,
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'subscriptions/listen' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { _meta: meta(), notifications } }),
   });
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const next = async (): Promise<any> => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const data = buffer.slice(0, end).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
-        buffer = buffer.slice(end + 2);
-        if (data.length > 0) return JSON.parse(data);
-        continue;
-      }
-      const chunk = await reader.read();
-      if (chunk.done) throw new Error('the listen stream ended');
-      buffer += decoder.decode(chunk.value, { stream: true });
-    }
-  };
-  return { next, close: () => controller.abort() };
 }
 
 describe('the stateless era (2026-07-28) on three replicas behind a round-robin proxy', function () {
