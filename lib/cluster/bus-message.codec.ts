@@ -22,6 +22,7 @@ const SERVER_SHAPES: ShapeTable<ServerMessage> = Object.freeze({
   'list-changed': (fields) => typeof fields.list === 'string' && Object.hasOwn(LIST_CHANGED, fields.list),
   'resource-updated': (fields) => typeof fields.uri === 'string',
   'elicitation-complete': (fields) => typeof fields.elicitationId === 'string',
+  'task-changed': (fields) => isId(fields.taskId),
 });
 
 /** An id another node made (its size bounded by the message's). */

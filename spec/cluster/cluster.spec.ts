@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { uniqueId } from '../../lib/core/unique-id';
 import { openEvents, openSession, post } from '../integration/support/raw-http';
-import { connectHttp } from '../integration/support/sdk-clients';
+import { connectHttp, connectHttpListening } from '../integration/support/sdk-clients';
 import { ownRedis, requireRedis, sharedRedis, type RedisInstance } from '../support/redis.fixture';
 import { eventually } from '../support/eventually';
 import { Cluster } from './support/cluster';
@@ -56,7 +56,7 @@ describe('three replicas on one Redis behind a round-robin proxy', function () {
 
   context('when a resource changes on any node', () => {
     it('tells the subscriber, whichever node holds its stream', async () => {
-      const { client } = await connectHttp(cluster.url);
+      const { client } = await connectHttpListening(cluster.url);
       const updates: string[] = [];
       client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
       try {
@@ -74,7 +74,7 @@ describe('three replicas on one Redis behind a round-robin proxy', function () {
 
   context('when a URL elicitation completes on another node', () => {
     it('notifies the client through the node that sent the elicitation', async () => {
-      const { client } = await connectHttp(cluster.url, { elicitation: { url: {} } });
+      const { client } = await connectHttpListening(cluster.url, { elicitation: { url: {} } });
       const completed: string[] = [];
       client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => void completed.push(n.params.elicitationId));
       client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept' }));

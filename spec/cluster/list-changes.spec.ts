@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { uniqueId } from '../../lib/core/unique-id';
-import { connectHttp } from '../integration/support/sdk-clients';
+import { connectHttpListening } from '../integration/support/sdk-clients';
 import { requireRedis, sharedRedis } from '../support/redis.fixture';
 import { eventually } from '../support/eventually';
 import { Cluster } from './support/cluster';
@@ -22,7 +22,7 @@ describe('replicas changing what they serve at runtime', function () {
 
   context('when one node adds a tool', () => {
     it('tells the clients of every node that the tool list changed', async () => {
-      const clients = await Promise.all([0, 1, 2].map(() => connectHttp(cluster.url)));
+      const clients = await Promise.all([0, 1, 2].map(() => connectHttpListening(cluster.url)));
       const heard = clients.map(() => 0);
       clients.forEach(({ client }, i) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard[i]++));
       try {

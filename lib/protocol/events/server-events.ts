@@ -25,6 +25,8 @@ const HEARD: Heard = Object.freeze({
   'resource-updated': (events, { uri }) => events.deliverUpdate(uri),
   // The session engine of the node that sent the elicitation hears it.
   'elicitation-complete': () => {},
+  // The task service of each node hears it.
+  'task-changed': () => {},
 });
 
 /** Where an update heard earlier goes for one session: its sink then, or on to the node holding its stream now. */

@@ -18,11 +18,13 @@ export type SessionMessage =
   | { readonly kind: 'standalone-moved'; readonly holder: string; readonly streamId: string }
   | { readonly kind: 'ended' };
 
-/** What every node hears: list changes, resource updates, the end of a URL elicitation. */
+/** What every node hears: list changes, resource updates, the end of a URL elicitation, task changes. */
 export type ServerMessage =
   | { readonly kind: 'list-changed'; readonly list: ListKind }
   | { readonly kind: 'resource-updated'; readonly uri: string }
-  | { readonly kind: 'elicitation-complete'; readonly elicitationId: string };
+  | { readonly kind: 'elicitation-complete'; readonly elicitationId: string }
+  /** The task changed in the task store (status, input, answers): whoever waits on it or notifies about it reads it again. */
+  | { readonly kind: 'task-changed'; readonly taskId: string };
 
 /**
  * Hears a message; what it returns is awaited by the in-process bus, so that `publish` and

@@ -2,6 +2,7 @@ import type { Diagnostics } from '../../core/diagnostics';
 import type { EventStore } from './event-store';
 import type { SessionBus } from './session-bus';
 import type { SessionStore } from './session-store';
+import type { TaskStore } from './task-store';
 
 /** What the server tells a shared backend about the sessions it builds a store for. */
 export interface SessionStoreSettings {
@@ -33,6 +34,8 @@ export interface SharedStores {
   open(): Promise<void>;
   sessions(settings: SessionStoreSettings): SessionStore;
   events(): EventStore;
+  /** The task store: a task created on one node is polled, updated and cancelled on any. */
+  tasks?(): TaskStore;
   bus(settings: BusSettings): SessionBus;
   /**
    * Calls `use` with the secret every server on this backend shares, at once and again whenever

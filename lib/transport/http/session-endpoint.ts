@@ -54,8 +54,9 @@ export class SessionEndpoint {
     res.writeHead(200, headers);
     res.flushHeaders();
     stream.attach(res);
-    void stream.prime();
-    void this.hold(state.id, stream);
+    // Primed once this node holds the stream: a client that has seen the priming event hears
+    // every notification sent after it, from whichever node.
+    void this.hold(state.id, stream).then(() => stream.prime());
   }
 
   /** This node carries the session's standalone stream from now on, whichever node did until now. */

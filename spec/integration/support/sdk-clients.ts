@@ -24,3 +24,39 @@ export async function connectHttp(url: string, capabilities: ClientCapabilities 
   await client.connect(transport);
   return { client, transport };
 }
+
+/**
+ * The official client over Streamable HTTP, resolved once its standalone (GET) stream has
+ * delivered the priming event: from then on it hears every notification the server sends, from
+ * whichever node. (The client opens that stream on its own after initialising, without telling.)
+ */
+export async function connectHttpListening(url: string, capabilities: ClientCapabilities = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  let primed!: () => void;
+  const listening = new Promise<void>((resolve) => (primed = resolve));
+  const watchingGet = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init);
+    if ((init?.method ?? 'GET') !== 'GET' || !response.ok || !response.body) return response;
+    const [watched, passed] = response.body.tee();
+    void firstEvent(watched).then(primed);
+    return new Response(passed, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: watchingGet });
+  const client = newClient(capabilities);
+  await client.connect(transport);
+  await listening;
+  return { client, transport };
+}
+
+/** Reads `body` up to the end of its first SSE event, then lets it go. */
+async function firstEvent(body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!/\r?\n\r?\n/.test(text)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  // A tee'd branch's cancel settles only once the other branch is cancelled too: not awaited.
+  void reader.cancel();
+}
