@@ -13,7 +13,7 @@ const SESSION_SHAPES: ShapeTable<SessionMessage> = Object.freeze({
   response: (fields) => classify(fields.response).kind === 'response',
   cancel: (fields) => isRequestId(fields.requestId) && (fields.reason === undefined || typeof fields.reason === 'string'),
   // Written as it is to a client's stream: it must be a JSON-RPC notification.
-  notify: (fields) => classify(fields.notification).kind === 'notification',
+  notify: (fields) => ['notification', 'request'].includes(classify(fields.notification).kind),
   'standalone-moved': (fields) => isId(fields.holder) && isId(fields.streamId),
   ended: () => true,
 });

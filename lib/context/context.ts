@@ -14,6 +14,7 @@ import { isAuthInfo, type AuthInfo } from '../core/auth-info';
 import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
 import type { ContextKey } from './context-key';
 import type { ElicitResult } from './elicit-result';
+import type { TaskSide, TaskStarter } from './task-starter';
 
 /**
  * The protocol era a request was served in: `session` (2025-03-26 to 2025-11-25: `initialize`, an
@@ -42,6 +43,8 @@ export interface ContextInit {
   readonly protocolVersion?: string;
   /** The request's `params._meta`, as sent (W3C `traceparent`, `progressToken`...). */
   readonly meta?: Readonly<JsonObject>;
+  /** Turns the call into a task, when it may become one (see `Context#runAsTask`). */
+  readonly taskStarter?: TaskStarter;
 }
 
 /** Per-call options of `ctx.sample` and `ctx.listRoots`. */
@@ -95,8 +98,11 @@ export class Context {
   readonly protocolVersion: string | undefined;
   /** The request's `params._meta`, as the client sent it (read it, do not change it); `undefined` when it sent none. */
   readonly meta: Readonly<JsonObject> | undefined;
-  private readonly channel: ClientChannel;
-  private readonly cancellation: AbortSignal | Cancellation | undefined;
+  private channel: ClientChannel;
+  private cancellation: AbortSignal | Cancellation | undefined;
+  private readonly taskStarter: TaskStarter | undefined;
+  private started?: Promise<TaskSide>;
+  private taskSide?: TaskSide;
   private logger?: Logger;
   private readonly progressToken: string | number | undefined;
   private readonly requestTimeoutMs: number;
@@ -116,6 +122,43 @@ export class Context {
     this.channel = init.channel ?? DISCONNECTED_CHANNEL;
     this.progressToken = init.progressToken;
     this.requestTimeoutMs = init.requestTimeoutMs ?? FIVE_MINUTES;
+    this.taskStarter = init.taskStarter;
+  }
+
+  /** The task this call runs as, once it does (see `runAsTask`); `undefined` before, and for a call that is no task. */
+  get task(): { readonly id: string } | undefined {
+    return this.taskSide && { id: this.taskSide.taskId };
+  }
+
+  /**
+   * Makes the rest of this call a task, when it may become one (the tool declares `task` and the
+   * client asked for a task, or can take one): the request is answered with the task at once, and
+   * the handler goes on in the background; the client polls the task for its result. Resolves
+   * `true` once the call runs as a task, `false` when it cannot be one (it then goes on as an
+   * ordinary call). Tools with `task` start it before the handler runs, unless their `taskStart`
+   * is `'explicit'`: then a handler asks what it needs first, and calls this when it is ready.
+   * Read `ctx.signal` after it: the task's cancellation (`tasks/cancel`) replaces the request's.
+   *
+   * @example
+   * @Tool({ description: 'Delete a project', task: 'required', taskStart: 'explicit' })
+   * async deleteProject(args: ProjectArgs, ctx: Context) {
+   *   const answer = await ctx.elicit(Confirmation);       // asked in the request itself
+   *   if (answer.action !== 'accept') return 'Kept';
+   *   await ctx.runAsTask();                               // the client gets the task now
+   *   await this.projects.delete(args.id, ctx.signal);     // minutes, on the task
+   *   return 'Deleted';
+   * }
+   */
+  async runAsTask(): Promise<boolean> {
+    if (!this.taskStarter) return false;
+    this.started ??= this.taskStarter.start().then((side) => {
+      this.taskSide = side;
+      this.channel = side.channel;
+      this.cancellation = side.cancellation;
+      return side;
+    });
+    await this.started;
+    return true;
   }
 
   /**

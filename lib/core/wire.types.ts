@@ -44,6 +44,8 @@ export interface WireTool {
   readonly outputSchema?: JsonObject;
   readonly annotations?: ToolAnnotations;
   readonly icons?: readonly Icon[];
+  /** 2025-11-25: whether the tool runs as a task (`forbidden` when absent). */
+  readonly execution?: { readonly taskSupport: 'optional' | 'required' };
   readonly _meta?: Meta;
 }
 

@@ -48,6 +48,10 @@ export interface ToolDefinition extends Labelled {
   readonly outputCheck?: OutputCheck;
   /** Client capabilities checked before the handler runs. */
   readonly requires: readonly string[];
+  /** Whether a call may run as a task (`ToolOptions.task`). */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required';
+  /** When its task starts (`ToolOptions.taskStart`). */
+  readonly taskStart: 'at-once' | 'explicit';
   readonly invoke: Invoker;
 }
 

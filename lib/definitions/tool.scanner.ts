@@ -21,6 +21,8 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   const name = options.name ?? propertyKey;
   if (!TOOL_NAME.test(name)) scope.problems.push(`${label}: tool name "${name}" must match ${TOOL_NAME.source}`);
   if (!options.description?.trim()) scope.problems.push(`${label}: tool "${name}" needs a description (clients reject tools without one)`);
+  if (options.task !== undefined && options.task !== 'optional' && options.task !== 'required') scope.problems.push(`${label}: "task" must be 'optional' or 'required'`);
+  if (options.taskStart !== undefined && !options.task) scope.problems.push(`${label}: "taskStart" needs "task"`);
 
   const signature = readHandlerSignature(scope.proto, propertyKey, { input: options.input, canNameInput: true });
   let inputCheck: SchemaCheck | undefined;
@@ -55,6 +57,7 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     outputSchema,
     annotations: annotationsOf(options),
     icons: options.icons,
+    execution: options.task ? { taskSupport: options.task } : undefined,
     _meta: options._meta,
   }));
   return Object.freeze({
@@ -66,6 +69,8 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     inputCheck,
     outputCheck,
     requires: Object.freeze([...(options.requires ?? [])]),
+    taskSupport: options.task ?? 'forbidden',
+    taskStart: options.taskStart ?? 'at-once',
     cache: options.cache,
     owner: scope.cls,
     member: propertyKey,

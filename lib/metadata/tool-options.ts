@@ -52,4 +52,17 @@ export interface ToolOptions {
    * with `visible: scopesVisibility()` the tool is hidden from such callers instead.
    */
   readonly scopes?: readonly string[];
+  /**
+   * Whether a call may run as a task (a long-running call the client polls, updates and cancels):
+   * `'optional'` (when the client asks for one: `params.task` in 2025-11-25, the tasks extension
+   * in 2026-07-28) or `'required'` (a call without is refused: -32601 in 2025-11-25, -32021 in
+   * 2026-07-28). Default: never.
+   */
+  readonly task?: 'optional' | 'required';
+  /**
+   * When the task starts: `'at-once'` (default), before the handler runs (arguments are validated
+   * first); `'explicit'`, when the handler calls `ctx.runAsTask()`: what it asks before that is
+   * asked in the request itself (multi-round-trip input in 2026-07-28).
+   */
+  readonly taskStart?: 'at-once' | 'explicit';
 }

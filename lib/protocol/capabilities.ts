@@ -5,7 +5,12 @@ export interface FeatureCounts {
   readonly tools: number;
   readonly prompts: number;
   readonly resources: number;
+  /** Tools that may run as tasks. */
+  readonly taskTools: number;
 }
+
+/** The tasks extension of protocol 2026-07-28 (SEP-2663). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /**
  * The server's capabilities, computed from what is registered: a server advertises only the
@@ -19,3 +24,20 @@ export function serverCapabilities({ tools, prompts, resources }: FeatureCounts)
   if (resources > 0) capabilities.resources = { subscribe: true, listChanged: true };
   return capabilities;
 }
+
+/** The session era's capabilities: with tasks (2025-11-25 only) when a tool may run as one. */
+export function sessionCapabilities(counts: FeatureCounts, protocolVersion: string): JsonObject {
+  const capabilities = serverCapabilities(counts);
+  if (counts.taskTools > 0 && protocolVersion >= TASKS_SINCE) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+  return capabilities;
+}
+
+/** The stateless era's capabilities: with the tasks extension when a tool may run as a task. */
+export function statelessCapabilities(counts: FeatureCounts): JsonObject {
+  const capabilities = serverCapabilities(counts);
+  if (counts.taskTools > 0) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+  return capabilities;
+}
+
+/** The first revision with tasks. */
+export const TASKS_SINCE = '2025-11-25';

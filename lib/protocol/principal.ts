@@ -32,7 +32,7 @@ export function samePrincipal(owner: unknown, caller: unknown): boolean {
   return identityKey(owner) === identityKey(caller);
 }
 
-/** The canonical JSON form of a principal's identity: what sessions, `requestState`s and per-principal limits compare. */
-function identityKey(principal: unknown): string {
+/** The canonical JSON form of a principal's identity: what sessions, `requestState`s, tasks and per-principal limits compare. */
+export function identityKey(principal: unknown): string {
   return canonicalJson(principalIdentity(principal) ?? null, 'the principal is');
 }

@@ -51,6 +51,7 @@ export class Registry {
   private cache: Partial<{ tools: WireTool[]; prompts: WirePrompt[]; resources: WireResource[]; templates: WireResourceTemplate[] }> = {};
   private hints: Partial<Record<HintedList, CacheHint | null>> = {};
   private listers?: boolean;
+  private taskTools?: number;
 
   /** Adds definitions; a name or URI already served is a `DefinitionError` and nothing is added. */
   add(definitions: Definitions): void {
@@ -153,8 +154,9 @@ export class Registry {
   }
 
   /** What is registered, for capabilities: a server advertises only what it has. */
-  get counts(): { tools: number; prompts: number; resources: number } {
-    return { tools: this.tools.size, prompts: this.prompts.size, resources: this.fixed.size + this.templates.size };
+  get counts(): { tools: number; prompts: number; resources: number; taskTools: number } {
+    this.taskTools ??= [...this.tools.values()].filter((tool) => tool.taskSupport !== 'forbidden').length;
+    return { tools: this.tools.size, prompts: this.prompts.size, resources: this.fixed.size + this.templates.size, taskTools: this.taskTools };
   }
 
   onChange(listener: ListChangeListener): () => void {
@@ -181,6 +183,7 @@ export class Registry {
       delete this.hints[list];
     }
     if (kind === 'resources') this.listers = undefined;
+    if (kind === 'tools') this.taskTools = undefined;
     for (const listener of this.listeners) listener(kind);
     return true;
   }

@@ -13,6 +13,9 @@ import { SessionEngine } from '../protocol/session-era/session-engine';
 import { DEFAULT_SESSION_IDLE_MS, InMemorySessionStore, type SessionStore } from '../protocol/seams/session-store';
 import { DEFAULT_CACHE, StatelessEra } from '../protocol/stateless-era/stateless-era';
 import type { PhantomServerOptions } from './server-options';
+import { InMemoryTaskStore, type TaskStore } from '../protocol/seams/task-store';
+import { taskLimits } from '../protocol/tasks/task-options';
+import { TaskService } from '../protocol/tasks/task-service';
 
 /** The protocol layer of one server, wired: what the server serves transports with, and closes. */
 export interface Protocol {
@@ -48,6 +51,13 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     ?? new InMemorySessionStore({ idleMs: options.sessionIdleMs, isBusy });
   const bus: SessionBus = options.bus ?? shared?.bus({ diagnostics }) ?? new InProcessSessionBus();
   const counts = () => registry.counts;
+  const taskStore: TaskStore = options.taskStore ?? shared?.tasks?.() ?? new InMemoryTaskStore();
+  const tasks = new TaskService({ store: taskStore, bus, diagnostics, limits: taskLimits(options.tasks) });
+  // A tool the caller may not see cannot run as a task either: it is unknown.
+  const toolTaskSupport = (name: string, principal: unknown) => {
+    const tool = registry.tool(name);
+    return tool && (visible?.({ kind: 'tool', name, ...itemScopes(tool) }, principal) ?? true) ? tool.taskSupport : undefined;
+  };
   const events = new ServerEvents({
     bus,
     store,
@@ -55,7 +65,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     onListChanged: (listener) => registry.onChange(listener),
     diagnostics,
   });
-  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running }, {
+  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport }, {
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -75,6 +85,8 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     },
     listeners: events.listeners,
     resourceUpdated: (uri) => events.resourceUpdated(uri),
+    tasks,
+    toolTaskSupport,
   }, {
     stateKey,
     stateTtlMs: options.stateTtlMs,
@@ -91,6 +103,8 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     async close() {
       events.close();
       await engine.close();
+      await tasks.close();
+      await taskStore.close();
       await store.close();
       await bus.close();
       await shared?.close();

@@ -1,3 +1,5 @@
+import type { TaskStore } from '../protocol/seams/task-store';
+import type { TaskOptions } from '../protocol/tasks/task-options';
 import type { DependencyContainer } from 'tsyringe';
 import type { Constructor } from '../metadata/metadata-store';
 import type { Resolve } from './resolved-instance-source';
@@ -88,6 +90,13 @@ export interface PhantomServerOptions {
    * ends, list changes, resource updates and URL-elicitation completions. `close()` closes it.
    */
   readonly bus?: SessionBus;
+  /**
+   * Where tasks live (default: the `store`'s when there is one, else in memory): tasks survive
+   * the node that started them only in a shared one.
+   */
+  readonly taskStore?: TaskStore;
+  /** The limits of tasks (`@Tool({ task })`): ttl, poll interval, tasks per caller, the lease of a running task, page size. */
+  readonly tasks?: TaskOptions;
   /**
    * Idle sessions expire after this long (default 30 minutes). Every message of a session counts
    * as activity, and so does an open GET stream or pipe; a session with a request running never expires.

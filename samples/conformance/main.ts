@@ -4,14 +4,15 @@ import { runSample } from '../run-sample';
 import { storeFromEnv } from '../store-from-env';
 import { ConformancePrompts, ConformanceResources, ConformanceTools, DefaultsForm, EnumsForm, UserResponse } from './conformance.fixtures';
 import { ColorForm, ConfirmForm, ContextForm, NameForm, StatelessConformanceTools } from './stateless.fixtures';
+import { DeleteConfirmation, PartialAnswer, TaskConformanceTools, TaskNameForm } from './tasks.fixtures';
 
 /** The fixture the official conformance suite runs against (both protocol eras), written with the ordinary API. */
 export function createServer(): PhantomServer {
   return new PhantomServer({
     name: 'phantom-conformance',
     version: '1.0.0',
-    providers: [ConformanceTools, ConformanceResources, ConformancePrompts, StatelessConformanceTools],
-    forms: [UserResponse, DefaultsForm, EnumsForm, NameForm, ColorForm, ContextForm, ConfirmForm],
+    providers: [ConformanceTools, ConformanceResources, ConformancePrompts, StatelessConformanceTools, TaskConformanceTools],
+    forms: [UserResponse, DefaultsForm, EnumsForm, NameForm, ColorForm, ContextForm, ConfirmForm, DeleteConfirmation, PartialAnswer, TaskNameForm],
     store: storeFromEnv(),
   });
 }

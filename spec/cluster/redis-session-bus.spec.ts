@@ -181,7 +181,7 @@ describe('RedisSessionBus', () => {
           '{"kind":"response","response":{"jsonrpc":"2.0","id":1,"result":"not an object"}}',
           '{"kind":"cancel","requestId":{"nested":true}}',
           '{"kind":"cancel","requestId":1,"reason":42}',
-          '{"kind":"notify","notification":{"jsonrpc":"2.0","id":7,"method":"a request, not a notification"}}',
+          '{"kind":"notify","notification":{"jsonrpc":"2.0","id":7,"result":{}}}',
           JSON.stringify({ kind: 'cancel', requestId: 1, reason: 'x'.repeat(1000) }),
           JSON.stringify({ kind: 'notify', notification: { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'é'.repeat(600) } } }),
           '{"kind":"standalone-moved","holder":"node-b"}',

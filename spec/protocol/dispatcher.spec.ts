@@ -19,11 +19,13 @@ function dispatcher(hidden: readonly string[] = []) {
   const stateless = new StatelessEra({
     router: at.router,
     identity: { info: { name: 'fake', version: '1' } },
-    counts: () => ({ tools: 1, prompts: 0, resources: 0 }),
+    counts: () => ({ tools: 1, prompts: 0, resources: 0, taskTools: 0 }),
     hints: { listCacheHint: () => undefined, hasListers: false, resolveResource: () => undefined },
     toolInputSchema: (name) => (hidden.includes(name) ? undefined : SCHEMA),
     listeners: at.events.listeners,
     resourceUpdated: async () => {},
+    tasks: at.tasks,
+    toolTaskSupport: () => 'forbidden',
   }, { cache: DEFAULT_CACHE });
   return { store, ...at, dispatcher: new Dispatcher({ engine: at.engine, stateless, store, running: at.running, diagnostics: SILENT_DIAGNOSTICS, maxJsonDepth: 100 }) };
 }

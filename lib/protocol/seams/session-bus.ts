@@ -1,4 +1,4 @@
-import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../../core/jsonrpc';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../../core/jsonrpc';
 import type { ListKind } from '../../core/methods';
 
 /**
@@ -9,7 +9,8 @@ import type { ListKind } from '../../core/methods';
 export type SessionMessage =
   | { readonly kind: 'response'; readonly response: JsonRpcResponse }
   | { readonly kind: 'cancel'; readonly requestId: RequestId; readonly reason?: string }
-  | { readonly kind: 'notify'; readonly notification: JsonRpcNotification }
+  /** A message for the session's standalone stream: a notification, or a request of a task's handler (2025-11-25). */
+  | { readonly kind: 'notify'; readonly notification: JsonRpcNotification | JsonRpcRequest }
   /**
    * The node `holder` holds the session's standalone stream from here on, the stream `streamId`
    * (its event-store id): it delivers what the bus carries after this message, the node that held

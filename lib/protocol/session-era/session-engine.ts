@@ -7,7 +7,7 @@ import { failure, notification, success, type JsonRpcNotification, type JsonRpcR
 import { Method, Notification } from '../../core/methods';
 import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
 import type { Router } from '../../router/router';
-import { serverCapabilities, type FeatureCounts } from '../capabilities';
+import { sessionCapabilities, type FeatureCounts } from '../capabilities';
 import type { ServerEvents } from '../events/server-events';
 import type { BusSubscription, ServerMessage, SessionBus, SessionMessage } from '../seams/session-bus';
 import type { Exchange, StandaloneHold, StandaloneSink, Way } from '../exchange';
@@ -22,6 +22,10 @@ import { PendingRequests } from './pending-requests';
 import { SessionChannel, type ChannelHost } from './session-channel';
 import { StandaloneHolds } from './standalone-holds';
 import { UrlElicitations } from './url-elicitations';
+import { SessionTasks } from './session-tasks';
+import type { TaskService } from '../tasks/task-service';
+import { sessionTaskView } from '../tasks/task-views';
+import type { TaskStarter } from '../../context/task-starter';
 
 /** What the session era asks of the router: its methods, the operation pipeline, the resource rules. */
 export type SessionRouter = Pick<Router, 'handles' | 'handle' | 'operate' | 'resourceUri' | 'canRead' | 'readRefusal'>;
@@ -42,6 +46,10 @@ export interface SessionEngineDeps {
   readonly clock?: () => number;
   /** A new session id (default: 128 bits from the CSPRNG). */
   readonly newSessionId?: () => string;
+  /** Tasks, shared with the stateless era. */
+  readonly tasks: TaskService;
+  /** Whether the tool `name` may run as a task, if `principal` may see it (hidden means unknown). */
+  readonly toolTaskSupport: (name: string, principal: unknown) => 'forbidden' | 'optional' | 'required' | undefined;
 }
 
 export interface SessionEngineOptions {
@@ -93,6 +101,8 @@ export class SessionEngine implements ChannelHost {
   /** Requests one session may have running at once. */
   readonly maxInFlightPerSession: number;
   private readonly urlElicitations = new UrlElicitations();
+  /** 2025-11-25 tasks: `tools/call` with `params.task`, and the `tasks/*` methods. */
+  private readonly tasks: SessionTasks;
   /** The sessions this node holds on the bus, and how to let each go. */
   private readonly held = new Map<string, BusSubscription>();
   private readonly endedListeners = new Set<(sessionId: string) => void>();
@@ -120,6 +130,16 @@ export class SessionEngine implements ChannelHost {
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.maxSessions = options.maxSessions ?? 10_000;
     this.standalone = new StandaloneHolds({ bus: this.bus, events: this.events, listen: (id) => this.hold(id), diagnostics: this.diagnostics });
+    this.tasks = new SessionTasks({
+      service: deps.tasks,
+      pending: this.pending,
+      events: this.events,
+      bus: this.bus,
+      resourceUpdated: (uri) => this.resourceUpdated(uri),
+      toolTaskSupport: deps.toolTaskSupport,
+      hasTaskTools: () => deps.counts().taskTools > 0,
+      diagnostics: this.diagnostics,
+    });
     this.stops = [
       // Whatever the store, a session that expires takes its requests, waiters and streams with it, on every node.
       this.store.onExpired((id) => this.ended(id)),
@@ -151,7 +171,7 @@ export class SessionEngine implements ChannelHost {
     await this.store.save(state);
     const result: JsonObject = {
       protocolVersion: state.protocolVersion,
-      capabilities: serverCapabilities(this.deps.counts()),
+      capabilities: sessionCapabilities(this.deps.counts(), state.protocolVersion),
       serverInfo: this.deps.identity.info,
     };
     if (this.deps.identity.instructions !== undefined) result.instructions = this.deps.identity.instructions;
@@ -182,7 +202,8 @@ export class SessionEngine implements ChannelHost {
     }
     const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
     if (lifecycle) return this.runLifecycle(state, message, lifecycle, way.exchange, principal);
-    if (!this.router.handles(message.method)) {
+    const taskMethod = this.tasks.handles(message.method, state);
+    if (!taskMethod && !this.router.handles(message.method)) {
       return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
     }
     // A request that never returns holds its handler, its params and what it waits for: a client
@@ -197,9 +218,19 @@ export class SessionEngine implements ChannelHost {
       // reach another node and come here over the bus, and must not overtake the subscription.
       await held;
       if (cancellation.aborted) return undefined;
-      const ctx = this.contextFor(state, message, way.exchange, principal, cancellation);
-      const outcome = await this.router.handle(message.method, message.params, ctx);
+      if (taskMethod) return await this.taskMethod(state, message, way, principal);
+      const task = this.tasks.taskOf(state, message, principal);
+      if (task && 'code' in task) return failure(message.id, task);
+      const ctx = this.contextFor(state, message, way.exchange, principal, cancellation, task?.starter);
+      const handled = this.router.handle(message.method, message.params, ctx);
+      // A call that became a task is answered with the task once it is stored; its handler goes on.
+      const outcome = task ? await Promise.race([handled, task.started]) : await handled;
+      if (task?.task) {
+        task.finish(handled);
+        return success(message.id, { task: sessionTaskView(task.task) });
+      }
       if (cancellation.aborted) return undefined;
+      if (!('result' in outcome) && !('error' in outcome)) return undefined;
       return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
     } finally {
       this.running.finish(state.id, message.id);
@@ -296,6 +327,7 @@ export class SessionEngine implements ChannelHost {
   }
 
   async close(): Promise<void> {
+    this.tasks.close();
     for (const stop of this.stops) stop();
     for (const release of this.held.values()) release();
     this.held.clear();
@@ -361,6 +393,20 @@ export class SessionEngine implements ChannelHost {
     this.store.touch(sessionId).catch((error) => this.diagnostics.error('session touch failed', error));
   }
 
+  /** A `tasks/*` method, through the operation pipeline; `undefined` when it was cancelled (a `tasks/result` the client gave up). */
+  private async taskMethod(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown): Promise<JsonRpcResponse | undefined> {
+    const operation = { kind: 'protocol' as const, method: message.method };
+    const ctx = this.contextFor(state, message, way.exchange, principal, way.cancellation);
+    const outcome = await this.router.operate(operation, message.params ?? {}, ctx, async (params) => {
+      const served = await this.tasks.serve(message.method, { state, params, principal, exchange: way.exchange, cancellation: way.cancellation });
+      if (served && 'error' in served) throw new ProtocolError(served.error.code, served.error.message, served.error.data);
+      return served?.result;
+    });
+    if (way.cancellation.aborted) return undefined;
+    if ('error' in outcome) return failure(message.id, outcome.error);
+    return outcome.result === undefined ? undefined : success(message.id, outcome.result);
+  }
+
   /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
   private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange, principal: unknown): Promise<JsonRpcResponse> {
     const outcome = await this.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange, principal), async (params) => {
@@ -372,7 +418,7 @@ export class SessionEngine implements ChannelHost {
     return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
   }
 
-  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, principal: unknown, signal?: Way['cancellation']): Context {
+  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, principal: unknown, signal?: Way['cancellation'], taskStarter?: TaskStarter): Context {
     const sent = message.params?._meta;
     const meta = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as JsonObject) : undefined;
     const progressToken = meta?.progressToken;
@@ -389,6 +435,7 @@ export class SessionEngine implements ChannelHost {
       era: 'session',
       protocolVersion: state.protocolVersion,
       meta,
+      taskStarter,
     });
   }
 }

@@ -72,8 +72,11 @@ export class InputChannel implements ClientChannel {
   }
 
   missingCapabilities(names: readonly string[]): Error {
-    return new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capabilities: ${names.join(', ')}`, {
-      requiredCapabilities: Object.fromEntries(names.map((name) => [name, {}])),
-    });
+    return missingCapabilities(names);
   }
+}
+
+/** The stateless era's error for client capabilities a request did not declare: -32021, naming them. */
+export function missingCapabilities(names: readonly string[], required: JsonObject = Object.fromEntries(names.map((name) => [name, {}]))): ProtocolError {
+  return new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capabilities: ${names.join(', ')}`, { requiredCapabilities: required });
 }

@@ -8,15 +8,21 @@ import { ProtocolError, requiredScopesOf } from '../../core/errors';
 import { isServerClosing } from '../../core/shutdown';
 import { failure, notification, success, type JsonRpcRequest } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
-import { serverCapabilities, type FeatureCounts } from '../capabilities';
+import { statelessCapabilities, type FeatureCounts } from '../capabilities';
 import type { SigningKey } from '../../core/signing-key';
 import type { JsonObject } from '../../core/wire.types';
 import type { OperationInfo, Router } from '../../router/router';
 import type { ClientChannel } from '../../context/client-channel';
+import type { TaskStarter } from '../../context/task-starter';
 import { answer, NOTHING, refused, scopeRefused, type DispatchOutcome } from '../dispatch-outcome';
 import { REFUSAL_OF_CODE, type RefusalKind } from '../refusal';
 import type { ServerIdentity } from '../server-identity';
 import { InputChannel } from './input-channel';
+import type { PendingTask, TaskService } from '../tasks/task-service';
+import { taskOwner } from '../tasks/task-owner';
+import { extensionTaskView } from '../tasks/task-views';
+import { TaskChannel } from './task-channel';
+import { declaresTasks, TASK_METHODS, tasksExtensionMissing } from './task-methods';
 import { MetaKey, readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
 import { ResultDecorator, type CacheDefaults, type CacheHints } from './result-decoration';
@@ -76,6 +82,10 @@ export interface StatelessEraDeps {
   readonly listeners: SubscriptionHub;
   /** Tells every subscriber, in either era, that a resource changed. */
   readonly resourceUpdated: (uri: string) => Promise<void>;
+  /** Tasks, shared with the session era. */
+  readonly tasks: TaskService;
+  /** Whether the tool `name` may run as a task, if `principal` may see it (hidden means unknown). */
+  readonly toolTaskSupport: (name: string, principal: unknown) => 'forbidden' | 'optional' | 'required' | undefined;
 }
 
 /** Caching hints when neither the server's options nor the decorators say otherwise. */
@@ -133,8 +143,41 @@ export class StatelessEra {
     }
     if (message.method === StatelessMethod.Discover) return this.discover(message, meta, facts);
     if (message.method === StatelessMethod.Listen) return this.listen(message, meta, facts);
+    if (TASK_METHODS.has(message.method) && this.deps.counts().taskTools > 0) return this.taskMethod(message, meta, facts);
     if (!this.deps.router.handles(message.method)) return refused('method-not-found', message.id, ProtocolError.methodNotFound(message.method).toJSON());
     return this.serve(message, meta, facts);
+  }
+
+  /** `tasks/get`, `tasks/update`, `tasks/cancel`: only for a request that declares the extension, and through the operation pipeline. */
+  private async taskMethod(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
+    if (!declaresTasks(meta.clientCapabilities as JsonObject)) return refused('missing-capability', message.id, tasksExtensionMissing().toJSON());
+    const serveTask = TASK_METHODS.get(message.method)!;
+    const owner = taskOwner(facts.principal, undefined);
+    const operation: OperationInfo = { kind: 'protocol', method: message.method };
+    const outcome = await this.deps.router.operate(operation, message.params ?? {}, contextOf(message, meta, facts), (params) => serveTask(this.deps.tasks, params, owner));
+    if ('error' in outcome) return servedError(message, outcome.error);
+    return answer(success(message.id, { ...outcome.result, _meta: this.results.meta() }));
+  }
+
+  /**
+   * A `tools/call` of a tool that may run as a task, from a request that declares the tasks
+   * extension: the call may become a task. A tool that requires one, called without the
+   * extension, is refused (-32021).
+   */
+  private taskOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): PendingTask | DispatchOutcome | undefined {
+    const name = message.params?.name;
+    if (message.method !== Method.ToolsCall || typeof name !== 'string') return undefined;
+    const support = this.deps.toolTaskSupport(name, facts.principal);
+    if (support === undefined || support === 'forbidden') return undefined;
+    if (!declaresTasks(meta.clientCapabilities as JsonObject)) {
+      return support === 'required' ? refused('missing-capability', message.id, tasksExtensionMissing().toJSON()) : undefined;
+    }
+    return this.deps.tasks.begin({
+      owner: taskOwner(facts.principal, undefined),
+      era: 'stateless',
+      tool: name,
+      channel: (taskId) => new TaskChannel(this.deps.tasks, taskId, this.deps.resourceUpdated),
+    });
   }
 
   /** The resolved target's input schema, for the header check of a `tools/call`: the tool's own, when the caller may see it. */
@@ -151,9 +194,17 @@ export class StatelessEra {
     } catch (error) {
       return refused('invalid-params', message.id, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
+    const task = this.taskOf(message, meta, facts);
+    if (task && 'kind' in task) return task;
     const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), this.deps.resourceUpdated);
-    const ctx = contextOf(message, meta, facts, channel);
-    const outcome = await this.deps.router.handle(message.method, params, ctx);
+    const ctx = contextOf(message, meta, facts, channel, task?.starter);
+    const handled = this.deps.router.handle(message.method, params, ctx);
+    // A call that became a task is answered with the task once it is stored; its handler goes on.
+    const outcome = task ? await Promise.race([handled, task.started]) : await handled;
+    if (task?.task) {
+      task.finish(handled);
+      return answer(success(message.id, { resultType: 'task', ...extensionTaskView(task.task), _meta: this.results.meta() }));
+    }
     if (facts.cancellation.aborted) return NOTHING;
     if (channel.inputRequests.size > 0) {
       let requestState: string;
@@ -169,6 +220,7 @@ export class StatelessEra {
         _meta: this.results.meta(),
       }));
     }
+    if (!('result' in outcome) && !('error' in outcome)) return NOTHING;
     if ('error' in outcome) return servedError(message, outcome.error);
     return answer(success(message.id, this.results.decorate(message.method, outcome.result, params)));
   }
@@ -195,7 +247,7 @@ export class StatelessEra {
     const result: JsonObject = {
       resultType: 'complete',
       supportedVersions: [...STATELESS_VERSIONS],
-      capabilities: serverCapabilities(this.deps.counts()),
+      capabilities: statelessCapabilities(this.deps.counts()),
       ttlMs: this.results.discoverHint.ttlMs,
       cacheScope: this.results.discoverHint.scope,
       _meta: this.results.meta(),
@@ -275,7 +327,7 @@ function eraError(error: ErrorObject): ErrorObject {
 }
 
 /** The handler's context for one request: who asked, with what, and its way back (none for discover and listen). */
-function contextOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts, channel?: ClientChannel): Context {
+function contextOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts, channel?: ClientChannel, taskStarter?: TaskStarter): Context {
   return new Context({
     requestId: message.id,
     signal: facts.cancellation,
@@ -287,6 +339,7 @@ function contextOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessF
     era: 'stateless',
     protocolVersion: meta.protocolVersion,
     meta: message.params?._meta as JsonObject,
+    taskStarter,
   });
 }
 

@@ -27,9 +27,12 @@ export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
   ];
 }
 
-/** A tool's steps: its DTO or `inputSchema` as the pipe, its required client capabilities checked before the handler, its `output` DTO checked after. */
+/**
+ * A tool's steps: its DTO or `inputSchema` as the pipe, its required client capabilities checked
+ * before the handler, its task started (when the call may be one and the tool starts it at once),
+ * its `output` DTO checked after.
+ */
 function toolSteps(tool: ToolDefinition, diagnostics: Diagnostics): TargetSteps {
-  const { requires } = tool;
   return {
     kind: 'tool',
     method: Method.ToolsCall,
@@ -37,12 +40,21 @@ function toolSteps(tool: ToolDefinition, diagnostics: Diagnostics): TargetSteps 
     owner: tool.owner,
     member: tool.member,
     pipe: tool.inputClass ? classPipe(tool.inputClass, false) : tool.inputCheck ? schemaPipe(tool.inputCheck) : undefined,
-    invoke: requires.length === 0 ? tool.invoke : async (input: unknown, ctx: Context) => {
-      ctx.requireCapabilities(requires);
-      return tool.invoke(input, ctx);
-    },
+    invoke: invokerOf(tool),
     map: (value) => toolResult(tool, value, diagnostics),
     policy: TARGET_ERROR_POLICY.tool,
+  };
+}
+
+/** The handler, after what must hold before it runs: the capabilities it requires, then its task started. */
+function invokerOf(tool: ToolDefinition): TargetSteps['invoke'] {
+  const { requires, invoke } = tool;
+  const startsTask = tool.taskSupport !== 'forbidden' && tool.taskStart === 'at-once';
+  if (requires.length === 0 && !startsTask) return invoke;
+  return async (input: unknown, ctx: Context) => {
+    ctx.requireCapabilities(requires);
+    if (startsTask) await ctx.runAsTask();
+    return invoke(input, ctx);
   };
 }
 

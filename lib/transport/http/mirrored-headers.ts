@@ -12,6 +12,10 @@ const NAME_SOURCE: Readonly<Record<string, string>> = Object.freeze({
   [Method.ToolsCall]: 'name',
   [Method.PromptsGet]: 'name',
   [Method.ResourcesRead]: 'uri',
+  // The tasks extension: a balancer may route by task.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 });
 
 const SENTINEL_START = '=?base64?';

@@ -1,3 +1,6 @@
+import { InMemoryTaskStore } from '../../../lib/protocol/seams/task-store';
+import { taskLimits } from '../../../lib/protocol/tasks/task-options';
+import { TaskService } from '../../../lib/protocol/tasks/task-service';
 import { Cancellation } from '../../../lib/core/cancellation';
 import { toErrorObject } from '../../../lib/core/error-mapper';
 import { SILENT_DIAGNOSTICS, type Context, type Diagnostics, type JsonObject } from '../../../lib';
@@ -132,6 +135,7 @@ export interface Node {
   readonly events: ServerEvents;
   readonly running: RunningRequests;
   readonly router: FakeRouter;
+  readonly tasks: TaskService;
 }
 
 export function node(parts: { store: SessionStore; bus?: SessionBus; tools?: Record<string, FakeTool>; options?: SessionEngineOptions; listChanges?: (listener: (kind: ListKind) => void) => () => void; diagnostics?: Diagnostics }): Node {
@@ -142,11 +146,12 @@ export function node(parts: { store: SessionStore; bus?: SessionBus; tools?: Rec
   const events = new ServerEvents({
     bus, store: parts.store, canRead: () => true, onListChanged: parts.listChanges ?? (() => () => {}), diagnostics,
   });
+  const tasks = new TaskService({ store: new InMemoryTaskStore(), bus, diagnostics, limits: taskLimits() });
   const engine = new SessionEngine({
-    router, identity: { info: { name: 'fake', version: '1' } }, counts: () => ({ tools: 1, prompts: 0, resources: 0 }),
-    diagnostics, events, store: parts.store, bus, running, clock: new FakeClock().read,
+    router, identity: { info: { name: 'fake', version: '1' } }, counts: () => ({ tools: 1, prompts: 0, resources: 0, taskTools: 0 }),
+    diagnostics, events, store: parts.store, bus, running, clock: new FakeClock().read, tasks, toolTaskSupport: () => 'forbidden',
   }, parts.options);
-  return { engine, events, running, router };
+  return { engine, events, running, router, tasks };
 }
 
 export const CLIENT = Object.freeze({ name: 'client', version: '1' });
