@@ -120,13 +120,12 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async get(id: string): Promise<TaskRecord | undefined> {
-    const task = this.tasks.get(id);
-    if (!task || this.expired(task)) return undefined;
-    return task;
+    return this.live(id);
   }
 
   async update(id: string, change: TaskChange): Promise<TaskRecord | undefined> {
-    const task = await this.get(id);
+    // Read, change and write with no await between: concurrent updates then never see the same record.
+    const task = this.live(id);
     if (!task) return undefined;
     const next = change(task);
     if (!next) return task;
@@ -157,6 +156,11 @@ export class InMemoryTaskStore implements TaskStore {
   /** Tasks in the store (for tests and leak checks), expired ones included until swept. */
   get size(): number {
     return this.tasks.size;
+  }
+
+  private live(id: string): TaskRecord | undefined {
+    const task = this.tasks.get(id);
+    return task && !this.expired(task) ? task : undefined;
   }
 
   private expired(task: TaskRecord): boolean {
