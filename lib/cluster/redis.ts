@@ -2,20 +2,23 @@ import type { EventStore } from '../protocol/seams/event-store';
 import type { SessionBus } from '../protocol/seams/session-bus';
 import type { SessionStore } from '../protocol/seams/session-store';
 import type { BusSettings, SessionStoreSettings, SharedStores } from '../protocol/seams/shared-stores';
+import type { TaskStore } from '../protocol/seams/task-store';
 import { RedisConnections, type RedisSettings } from './redis-connections';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store';
 import { RedisSessionBus, type RedisSessionBusOptions } from './redis-session-bus';
 import { RedisSessionStore, type RedisSessionStoreOptions } from './redis-session-store';
 import { RedisSharedSecret } from './redis-shared-secret';
+import { RedisTaskStore, type RedisTaskStoreOptions } from './redis-task-store';
 
 /** Where the Redis is, how keys are named, and the limits of what is kept and carried there. */
-export interface RedisOptions extends RedisSettings, RedisEventStoreOptions, Pick<RedisSessionStoreOptions, 'maxUpdateAttempts' | 'sweepIntervalMs' | 'touchIntervalMs'> {
+export interface RedisOptions extends RedisSettings, RedisEventStoreOptions, Pick<RedisSessionStoreOptions, 'maxUpdateAttempts' | 'sweepIntervalMs' | 'touchIntervalMs'>,
+  Pick<RedisTaskStoreOptions, 'maxAbandonedPerCall'> {
   /** The largest bus message, in bytes of JSON (default `DEFAULT_BUS_MAX_MESSAGE_BYTES`, 4 MiB + 1 KiB). */
   readonly maxBusMessageBytes?: RedisSessionBusOptions['maxMessageBytes'];
 }
 
 /**
- * Sessions, SSE event logs and the session bus in Redis, for several replicas behind one URL:
+ * Sessions, SSE event logs, tasks and the session bus in Redis, for several replicas behind one URL:
  * any node serves any request of any session, without sticky sessions. `url` defaults to
  * `redis://127.0.0.1:6379`; the connections are made by `server.start()` (or `listen()`).
  *
@@ -53,6 +56,12 @@ class RedisStores implements SharedStores {
   events(): EventStore {
     const { maxEventsPerStream, ttlMs, followerCheckMs } = this.settings;
     return new RedisEventStore(this.connections, { maxEventsPerStream, ttlMs, followerCheckMs });
+  }
+
+  /** Tasks on the shared connections; `maxUpdateAttempts` bounds a task's updates as it does a session's. */
+  tasks(): TaskStore {
+    const { maxUpdateAttempts, maxAbandonedPerCall } = this.settings;
+    return new RedisTaskStore(this.connections, { maxUpdateAttempts, maxAbandonedPerCall });
   }
 
   bus({ diagnostics }: BusSettings): SessionBus {

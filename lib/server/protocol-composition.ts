@@ -51,7 +51,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     ?? new InMemorySessionStore({ idleMs: options.sessionIdleMs, isBusy });
   const bus: SessionBus = options.bus ?? shared?.bus({ diagnostics }) ?? new InProcessSessionBus();
   const counts = () => registry.counts;
-  const taskStore: TaskStore = options.taskStore ?? shared?.tasks?.() ?? new InMemoryTaskStore();
+  const taskStore: TaskStore = options.taskStore ?? shared?.tasks() ?? new InMemoryTaskStore();
   const tasks = new TaskService({ store: taskStore, bus, diagnostics, limits: taskLimits(options.tasks) });
   // A tool the caller may not see cannot run as a task either: it is unknown.
   const toolTaskSupport = (name: string, principal: unknown) => {

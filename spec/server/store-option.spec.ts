@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import {
-  InMemoryEventStore, InMemorySessionStore, InProcessSessionBus, PhantomError, PhantomServer, SILENT_DIAGNOSTICS, Tool,
-  type BusSettings, type EventStore, type SessionBus, type SessionStore, type SessionStoreSettings, type SharedStores,
+  InMemoryEventStore, InMemorySessionStore, InMemoryTaskStore, InProcessSessionBus, PhantomError, PhantomServer, SILENT_DIAGNOSTICS, Tool,
+  type BusSettings, type EventStore, type SessionBus, type SessionStore, type SessionStoreSettings, type SharedStores, type TaskStore,
 } from '../../lib';
 import { connectHttp } from '../integration/support/sdk-clients';
 
@@ -26,6 +26,7 @@ class RecordingStores implements SharedStores {
   readonly sessionStore = new InMemorySessionStore();
   readonly eventStore = new InMemoryEventStore();
   readonly sessionBus = new InProcessSessionBus();
+  readonly taskStore = new InMemoryTaskStore();
 
   /** `secret`: what the backend's servers share (replicas: the same one). */
   constructor(private readonly secret = 'the secret of these stores') {}
@@ -44,6 +45,11 @@ class RecordingStores implements SharedStores {
   events(): EventStore {
     this.asked.push('events');
     return this.eventStore;
+  }
+
+  tasks(): TaskStore {
+    this.asked.push('tasks');
+    return this.taskStore;
   }
 
   bus(_settings: BusSettings): SessionBus {

@@ -24,8 +24,8 @@ export interface BusSettings {
 }
 
 /**
- * One backend for everything replicas share: the session store, the SSE event store and the
- * session bus, built on one set of connections (`redis()` is one). Given to the server as its
+ * One backend for everything replicas share: the session store, the SSE event store, the task
+ * store and the session bus, built on one set of connections (`redis()` is one). Given to the server as its
  * `store` option; the server opens it before it serves, closes it when it closes, and reports
  * it in readiness.
  */
@@ -35,7 +35,7 @@ export interface SharedStores {
   sessions(settings: SessionStoreSettings): SessionStore;
   events(): EventStore;
   /** The task store: a task created on one node is polled, updated and cancelled on any. */
-  tasks?(): TaskStore;
+  tasks(): TaskStore;
   bus(settings: BusSettings): SessionBus;
   /**
    * Calls `use` with the secret every server on this backend shares, at once and again whenever
