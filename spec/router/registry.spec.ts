@@ -37,6 +37,11 @@ class Clashing {
   fresh() { return 'fresh'; }
 }
 
+class Tasking {
+  @Tool({ description: 'May run as a task', task: 'optional' })
+  long() { return 'long'; }
+}
+
 class Listing {
   @Resource('l://items/{id}', { description: 'Lists its items', list: 'items' })
   item({ id }: { id: string }) { return id; }
@@ -165,7 +170,15 @@ describe('Registry', () => {
 
   describe('#counts', () => {
     it('counts tools, prompts, and fixed and templated resources', () => {
-      expect(registryOf(Served).counts).to.deep.equal({ tools: 2, prompts: 1, resources: 3 });
+      expect(registryOf(Served).counts).to.deep.equal({ tools: 2, prompts: 1, resources: 3, taskTools: 0 });
+    });
+
+    it('counts the tools that may run as tasks, as they come and go', () => {
+      const registry = registryOf(Served);
+      registry.add(definitionsOf(Tasking));
+      expect(registry.counts).to.include({ tools: 3, taskTools: 1 });
+      registry.removeTool('long');
+      expect(registry.counts).to.include({ tools: 2, taskTools: 0 });
     });
   });
 

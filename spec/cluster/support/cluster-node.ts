@@ -83,6 +83,21 @@ export class ClusterTools {
     return `${name} added spare`;
   }
 
+  @Tool({ description: 'Works for `ms` milliseconds (or until cancelled), as a task when the client can take one', task: 'optional' })
+  async crunch({ ms }: { ms: number }, ctx: Context) {
+    const finished = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(true), ms);
+      ctx.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(false); }, { once: true });
+    });
+    return finished ? `${name} crunched` : `${name} stopped`;
+  }
+
+  @Tool({ description: 'Asks the client who is asking, on its task', task: 'optional' })
+  async confirm(_args: object, ctx: Context) {
+    const answer = await ctx.elicit(Asker);
+    return answer.action === 'accept' ? `${name} heard ${answer.content.name}` : `${name}: ${answer.action}`;
+  }
+
   @Resource('cluster://board', { description: 'A board every node can change' })
   board() {
     return `board, read on ${name}`;
@@ -96,6 +111,8 @@ const server = new PhantomServer({
   forms: [Asker],
   // Small pages, so that a list's next page can be asked of another node than the first.
   pageSize: 3,
+  // A short lease, so that a task whose node was killed fails within seconds.
+  tasks: { leaseMs: 1000 },
   store: redis(process.env.REDIS_URL, { keyPrefix: process.env.CLUSTER_PREFIX ?? 'cluster:' }),
 });
 
