@@ -1,3 +1,4 @@
+import { KeyedQueue } from './keyed-queue';
 import { PhantomError } from '../core/errors';
 import { uniqueId } from '../core/unique-id';
 import type { SessionState } from '../protocol/seams/session-state';
@@ -70,7 +71,7 @@ export class RedisSessionStore implements SessionStore {
   private readonly node = uniqueId();
   private readonly expiredListeners = new Set<(id: string) => void>();
   /** The change of each session under way on this node, which the next one waits for. */
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly queues = new KeyedQueue();
   private readonly idleMs: number;
   private readonly ttlMs: number;
   private readonly touchIntervalMs: number;
@@ -119,7 +120,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async save(state: SessionState): Promise<void> {
-    await this.serially(state.id, async () => {
+    await this.queues.run(state.id, async () => {
       for (let attempt = 1; attempt <= this.maxUpdateAttempts; attempt += 1) {
         const stored = await this.read(state.id);
         if (await this.commit(state.id, stored.json, state, state.lastActiveAt)) return;
@@ -129,7 +130,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async update(id: string, change: SessionChange): Promise<SessionState | undefined> {
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       for (let attempt = 1; attempt <= this.maxUpdateAttempts; attempt += 1) {
         const current = await this.live(id);
         if (!current) return undefined;
@@ -146,7 +147,7 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(id: string): Promise<boolean> {
     this.touchedAt.delete(id);
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       for (let attempt = 1; attempt <= this.maxUpdateAttempts; attempt += 1) {
         const stored = await this.read(id);
         if (stored.json === undefined && stored.lastActiveAt === undefined) return false;
@@ -320,16 +321,6 @@ export class RedisSessionStore implements SessionStore {
     return now - lastActiveAt > this.idleMs && !this.isBusy(id);
   }
 
-  /** Runs `step` after the step of the same session under way on this node. */
-  private serially<T>(id: string, step: () => Promise<T>): Promise<T> {
-    const result = (this.queues.get(id) ?? Promise.resolve()).then(step);
-    const done = result.then(() => undefined, () => undefined);
-    this.queues.set(id, done);
-    void done.then(() => {
-      if (this.queues.get(id) === done) this.queues.delete(id);
-    });
-    return result;
-  }
 
   private conflict(id: string): PhantomError {
     return new PhantomError('session_update_conflict', `Session ${id} was changed on other nodes ${this.maxUpdateAttempts} times while this one tried to change it; gave up`);

@@ -1,3 +1,4 @@
+import { KeyedQueue } from './keyed-queue';
 import { PhantomError } from '../core/errors';
 import { isTerminal, type TaskChange, type TaskPage, type TaskRecord, type TaskStore } from '../protocol/seams/task-store';
 import { viaRedis } from './redis-failure';
@@ -48,7 +49,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly maxUpdateAttempts: number;
   private readonly maxAbandonedPerCall: number;
   /** The change of each task under way on this node, which the next one waits for. */
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly queues = new KeyedQueue();
   private readonly leasesKey: string;
   private readonly seqKey: string;
 
@@ -73,7 +74,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async update(id: string, change: TaskChange): Promise<TaskRecord | undefined> {
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       for (let attempt = 1; attempt <= this.maxUpdateAttempts; attempt += 1) {
         const current = await this.read(id);
         if (!current) return undefined;
@@ -126,7 +127,7 @@ export class RedisTaskStore implements TaskStore {
 
   /** Nothing runs in the background; the connections stay open for their owner to close. */
   async close(): Promise<void> {
-    await Promise.all([...this.queues.values()]);
+    await this.queues.drained();
   }
 
   private async read(id: string): Promise<Stored | undefined> {
@@ -157,16 +158,6 @@ export class RedisTaskStore implements TaskStore {
     return this.now() >= expiryOf(task);
   }
 
-  /** Runs `step` after the step of the same task under way on this node. */
-  private serially<T>(id: string, step: () => Promise<T>): Promise<T> {
-    const result = (this.queues.get(id) ?? Promise.resolve()).then(step);
-    const done = result.then(() => undefined, () => undefined);
-    this.queues.set(id, done);
-    void done.then(() => {
-      if (this.queues.get(id) === done) this.queues.delete(id);
-    });
-    return result;
-  }
 
   private taskKey(id: string): string {
     return `${this.connections.prefix}{tasks}:task:${id}`;

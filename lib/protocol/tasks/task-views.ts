@@ -8,26 +8,29 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** 2025-11-25: the `Task` of `CreateTaskResult`, `tasks/get`, `tasks/list`, `tasks/cancel` and the status notification. */
-export function sessionTaskView(task: TaskRecord): JsonObject {
+/** What each era names a task's ttl and poll interval. */
+const DURATION_NAMES = Object.freeze({ session: ['ttl', 'pollInterval'], extension: ['ttlMs', 'pollIntervalMs'] } as const);
+
+/** A task's `Task` fields, its durations named as `era` names them. */
+function taskFields(task: TaskRecord, era: keyof typeof DURATION_NAMES): JsonObject {
+  const [ttl, pollInterval] = DURATION_NAMES[era];
   const view: JsonObject = { taskId: task.id, status: task.status };
   if (task.statusMessage !== undefined) view.statusMessage = task.statusMessage;
   view.createdAt = iso(task.createdAt);
   view.lastUpdatedAt = iso(task.lastUpdatedAt);
-  view.ttl = task.ttlMs;
-  view.pollInterval = task.pollIntervalMs;
+  view[ttl] = task.ttlMs;
+  view[pollInterval] = task.pollIntervalMs;
   return view;
+}
+
+/** 2025-11-25: the `Task` of `CreateTaskResult`, `tasks/get`, `tasks/list`, `tasks/cancel` and the status notification. */
+export function sessionTaskView(task: TaskRecord): JsonObject {
+  return taskFields(task, 'session');
 }
 
 /** The tasks extension: the flat `Task` fields (of `CreateTaskResult`, and the base of `tasks/get`). */
 export function extensionTaskView(task: TaskRecord): JsonObject {
-  const view: JsonObject = { taskId: task.id, status: task.status };
-  if (task.statusMessage !== undefined) view.statusMessage = task.statusMessage;
-  view.createdAt = iso(task.createdAt);
-  view.lastUpdatedAt = iso(task.lastUpdatedAt);
-  view.ttlMs = task.ttlMs;
-  view.pollIntervalMs = task.pollIntervalMs;
-  return view;
+  return taskFields(task, 'extension');
 }
 
 /**
