@@ -193,10 +193,21 @@ describe('TaskService', () => {
   describe('when the node running a task stops', () => {
     it('fails the task on another node once its lease has lapsed', async () => {
       cluster = nodes({ leaseMs: 60 });
-      const { id } = await started(cluster.a);
+      const { task } = await started(cluster.a);
+      // A node that died: its task, with a lease nobody renews.
+      const orphan: TaskRecord = { ...task, id: 'f'.repeat(32), runner: 'a-dead-node', leaseUntil: Date.now() + 60 };
+      await cluster.store.create(orphan, 10);
+      await eventually('the task fails', async () => (await cluster.b.peek(orphan.id))?.status === 'failed');
+      expect((await cluster.b.peek(orphan.id))!.outcome).to.deep.include({ error: { code: -32603, message: 'The server running this task stopped before the task ended' } });
+      expect((await cluster.b.peek(task.id))!.status, 'a task whose node renews its lease').to.equal('working');
+    });
+
+    it('fails the tasks of a node that shuts down, and aborts their handlers', async () => {
+      cluster = nodes();
+      const { id, side } = await started(cluster.a);
       await cluster.a.close();
-      await eventually('the task fails', async () => (await cluster.b.peek(id))?.status === 'failed');
-      expect((await cluster.b.peek(id))!.outcome).to.deep.include({ error: { code: -32603, message: 'The server running this task stopped before the task ended' } });
+      expect(side.cancellation.aborted).to.equal(true);
+      expect((await cluster.b.peek(id))!.outcome).to.deep.include({ error: { code: -32603, message: 'The server shut down before the task ended' } });
     });
 
     it('leaves a task alone while its node renews the lease', async () => {

@@ -51,6 +51,9 @@ interface Running {
   readonly cancellation: Cancellation;
 }
 
+/** The error a task ends with when its server shut down while it ran. */
+const SHUT_DOWN: ErrorObject = Object.freeze({ code: ErrorCode.InternalError, message: 'The server shut down before the task ended' });
+
 /** The error a task ends with when the node running it stopped before it ended. */
 const ABANDONED: ErrorObject = Object.freeze({ code: ErrorCode.InternalError, message: 'The server running this task stopped before the task ended' });
 
@@ -284,8 +287,18 @@ export class TaskService {
     return () => this.changeListeners.delete(listener);
   }
 
+  /**
+   * Stops: the tasks this node runs fail ("the server shut down"), rather than end with whatever
+   * an interrupted handler returns, and their handlers' signals abort.
+   */
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
+    const now = this.clock();
+    await Promise.all([...this.running.keys()].map(async (id) => {
+      const task = await this.deps.store.update(id, (current) => isTerminal(current.status) ? undefined : { ...ended(current, 'failed', now, SHUT_DOWN.message), outcome: { error: SHUT_DOWN } })
+        .catch((error: unknown) => this.deps.diagnostics.error('task not failed at shutdown', error));
+      if (task?.status === 'failed') await this.announce(id);
+    }));
     this.stopListening();
     for (const { cancellation } of this.running.values()) cancellation.cancel('the server is closing');
     this.running.clear();
