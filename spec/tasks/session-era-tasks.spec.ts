@@ -6,7 +6,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HttpListener, PhantomServer, PhantomServerOptions } from '../../lib';
 import { eventually } from '../support/eventually';
-import { connectHttp, connectHttpListening, connectInMemory, type ClientCapabilities } from '../integration/support/sdk-clients';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectHttp, connectHttpListening, connectInMemory, newClient, type ClientCapabilities } from '../integration/support/sdk-clients';
 import { post } from '../integration/support/raw-http';
 import { PlainTools, codeOf, lastOf, startTask, steer, taskServer } from './support/session-task-tools.fixture';
 
@@ -289,6 +290,29 @@ describe('tasks of 2025-11-25 (official SDK client)', () => {
         expect(ended.type).to.equal('result');
         expect((ended.result as { content: unknown }).content).to.deep.equal([{ type: 'text', text: 'hello Ada' }]);
         expect((await client.experimental.tasks.getTask(task.taskId)).status).to.equal('completed');
+      });
+    });
+
+    context('when the client has no GET stream (it only polls, then waits on tasks/result)', () => {
+      it('asks the client on its tasks/result stream, and the answer resumes the task', async () => {
+        const noGet = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => (init?.method ?? 'GET') === 'GET'
+          ? new Response(null, { status: 405 })
+          : fetch(input, init);
+        const transport = new StreamableHTTPClientTransport(new URL(await serve()), { fetch: noGet });
+        const client = newClient({ elicitation: { form: {} } });
+        await client.connect(transport);
+        clients.push(client);
+        const related: unknown[] = [];
+        client.setRequestHandler(ElicitRequestSchema, async (request) => {
+          related.push(request.params._meta?.[RELATED_TASK]);
+          return { action: 'accept', content: { name: 'Edsger' } };
+        });
+        const { task, stream } = await startTask(client, 'interview', {}, { timeout: 5_000 });
+        const last = lastOf(stream);
+        await steer.gate.entered;
+        expect(related).to.deep.equal([{ taskId: task.taskId }]);
+        steer.gate.open();
+        expect(((await last).result as { content: unknown }).content).to.deep.equal([{ type: 'text', text: 'hello Edsger' }]);
       });
     });
 
