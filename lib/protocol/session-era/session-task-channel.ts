@@ -13,6 +13,8 @@ export interface TaskChannelHost {
   readonly pending: PendingRequests;
   /** Sends `message` for the task: on a `tasks/result` stream of it open on this node, else on the session's standalone stream, wherever that is held. */
   sendForTask(taskId: string, sessionId: string, message: JsonRpcMessage): void;
+  /** The request `requestId` of the task is answered or given up: it is no longer to be sent. */
+  settled(taskId: string, requestId: string | number): void;
   resourceUpdated(uri: string): Promise<void>;
 }
 
@@ -40,12 +42,13 @@ export class SessionTaskChannel implements ClientChannel {
 
   async request(method: Method, params: JsonObject, options: ChannelRequestOptions): Promise<JsonObject> {
     const key = await this.tasks.openInput(this.taskId, method, params, options.key);
+    const id = this.host.pending.allocateId();
     try {
-      const id = this.host.pending.allocateId();
       const answer = this.host.pending.wait(this.state.id, id, method, options.timeoutMs, options.signal);
       this.host.sendForTask(this.taskId, this.state.id, request(id, method, this.related(params)));
       return await answer;
     } finally {
+      this.host.settled(this.taskId, id);
       await this.tasks.closeInput(this.taskId, key);
     }
   }

@@ -74,6 +74,13 @@ export class SessionTasks implements TaskChannelHost {
   readonly pending: PendingRequests;
   /** `tasks/result` requests of each task waiting on this node: where its handler's messages go first. */
   private readonly resultStreams = new Map<string, Set<Exchange>>();
+  /**
+   * Requests of each task's handler that no stream of this node could carry when they were sent
+   * (no `tasks/result` of the task open, no standalone stream held here): the next `tasks/result`
+   * of the task here carries them. A client that only polls sees `input_required` and calls
+   * `tasks/result`; without this its handler would wait for an answer to a request never seen.
+   */
+  private readonly unsent = new Map<string, Map<string | number, JsonRpcMessage>>();
   private readonly stop: () => void;
 
   constructor(private readonly deps: SessionTasksDeps) {
@@ -125,6 +132,7 @@ export class SessionTasks implements TaskChannelHost {
     let streams = this.resultStreams.get(id);
     if (!streams) this.resultStreams.set(id, (streams = new Set()));
     streams.add(exchange);
+    this.sendUnsent(id, exchange);
     try {
       const task = await this.service.whenEnded(id, owner, cancellation);
       if (cancellation.aborted) return undefined;
@@ -142,12 +150,32 @@ export class SessionTasks implements TaskChannelHost {
       return;
     }
     if (this.deps.events.deliver(sessionId, message)) return;
+    if ('method' in message && 'id' in message) {
+      let unsent = this.unsent.get(taskId);
+      if (!unsent) this.unsent.set(taskId, (unsent = new Map()));
+      unsent.set(message.id, message);
+    }
+    // Another node may hold the session's standalone stream.
     this.deps.bus.publish(sessionId, { kind: 'notify', notification: message as never })
       .catch((error: unknown) => this.deps.diagnostics.error('bus publish failed', error));
   }
 
+  settled(taskId: string, requestId: string | number): void {
+    const unsent = this.unsent.get(taskId);
+    unsent?.delete(requestId);
+    if (unsent?.size === 0) this.unsent.delete(taskId);
+  }
+
   resourceUpdated(uri: string): Promise<void> {
     return this.deps.resourceUpdated(uri);
+  }
+
+  /** Sends the task's requests that found no stream, once each, on its `tasks/result` stream. */
+  private sendUnsent(taskId: string, exchange: Exchange): void {
+    const unsent = this.unsent.get(taskId);
+    if (!unsent || !exchange.open) return;
+    this.unsent.delete(taskId);
+    for (const message of unsent.values()) exchange.send(message);
   }
 
   close(): void {
