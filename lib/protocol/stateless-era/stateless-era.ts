@@ -271,8 +271,9 @@ export class StatelessEra {
     }
     const { resourceSubscriptions: uris, taskIds } = asked as JsonObject;
     // The tasks extension's filter, where the server serves it: for a request declaring it only, checked before its shape.
+    const declared = declaresTasks(meta.clientCapabilities as JsonObject);
     const wantsTasks = taskIds !== undefined && this.deps.counts().taskTools > 0;
-    if (wantsTasks && !declaresTasks(meta.clientCapabilities as JsonObject)) return refused('missing-capability', message.id, tasksExtensionMissing().toJSON());
+    if (wantsTasks && !declared) return refused('missing-capability', message.id, tasksExtensionMissing().toJSON());
     if (wantsTasks && (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === 'string'))) {
       return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications.taskIds" must be an array of strings' });
     }
@@ -287,18 +288,18 @@ export class StatelessEra {
       }
     }
     // Through the operation pipeline: its guards may refuse the stream, its interceptors see it whole.
-    const outcome = await this.deps.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, facts));
+    const outcome = await this.deps.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, declared, facts));
     if ('error' in outcome) return servedError(message, outcome.error);
     return outcome.result === undefined ? NOTHING : answer(success(message.id, outcome.result));
   }
 
   /** The stream itself; its closing result, or `undefined` when the client went away. */
-  private async stream(message: JsonRpcRequest, asked: JsonObject, facts: StatelessFacts): Promise<JsonObject | undefined> {
+  private async stream(message: JsonRpcRequest, asked: JsonObject, declaresTasks: boolean, facts: StatelessFacts): Promise<JsonObject | undefined> {
     // Checked where the stream is added, with nothing awaited in between: the cap cannot be overrun.
     if (this.deps.listeners.size >= this.maxListenStreams) {
       throw new ProtocolError(ErrorCode.TooManyRequests, `Too many listen streams: this server holds at most ${this.maxListenStreams}; retry later`, { maxListenStreams: this.maxListenStreams });
     }
-    const filter = agreedFilter(asked, this.deps.counts());
+    const filter = agreedFilter(asked, this.deps.counts(), declaresTasks);
     const tag = { [MetaKey.subscriptionId]: message.id };
     const deliver = (method: string, params: JsonObject) => {
       if (facts.exchange.open) facts.exchange.send(notification(method, { ...params, _meta: tag }));
@@ -316,7 +317,7 @@ export class StatelessEra {
 const FLAG_NEEDS = Object.freeze({ toolsListChanged: 'tools', promptsListChanged: 'prompts', resourcesListChanged: 'resources' } as const);
 
 /** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest; task ids need task tools). */
-function agreedFilter(asked: JsonObject, counts: FeatureCounts): ListenFilter {
+function agreedFilter(asked: JsonObject, counts: FeatureCounts, declaresTasks: boolean): ListenFilter {
   const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
   for (const [flag, kind] of Object.entries(FLAG_NEEDS) as [keyof typeof FLAG_NEEDS, keyof FeatureCounts][]) {
     if (asked[flag] === true && counts[kind] > 0) filter[flag] = true;
@@ -324,8 +325,10 @@ function agreedFilter(asked: JsonObject, counts: FeatureCounts): ListenFilter {
   if (Array.isArray(asked.resourceSubscriptions) && counts.resources > 0) {
     filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string'))];
   }
-  // Checked by `listen`: an array of strings, from a request declaring the tasks extension.
-  if (Array.isArray(asked.taskIds) && counts.taskTools > 0) filter.taskIds = [...new Set(asked.taskIds as string[])];
+  // Task tools may have come since `listen` checked the request: the filter holds to the same rules.
+  if (Array.isArray(asked.taskIds) && counts.taskTools > 0 && declaresTasks) {
+    filter.taskIds = [...new Set(asked.taskIds.filter((id): id is string => typeof id === 'string'))];
+  }
   return filter;
 }
 
