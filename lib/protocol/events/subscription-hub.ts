@@ -1,19 +1,23 @@
 import { LIST_CHANGED, Notification, type ListKind } from '../../core/methods';
 import type { JsonObject } from '../../core/wire.types';
 
-/** What a `subscriptions/listen` stream asks for (protocol 2026-07-28 `SubscriptionFilter`). */
+/** The tasks extension's notification: a task's `DetailedTask`, each time it changes. */
+export const TASK_NOTIFICATION = 'notifications/tasks';
+
+/** What a `subscriptions/listen` stream asks for (protocol 2026-07-28 `SubscriptionFilter`, and the tasks extension's `taskIds`). */
 export interface ListenFilter {
   readonly toolsListChanged?: boolean;
   readonly promptsListChanged?: boolean;
   readonly resourcesListChanged?: boolean;
   readonly resourceSubscriptions?: readonly string[];
+  readonly taskIds?: readonly string[];
 }
 
-type Deliver = (method: Notification, params: JsonObject) => void;
+type Deliver = (method: Notification | typeof TASK_NOTIFICATION, params: JsonObject) => void;
 
 interface Listener {
   readonly filter: ListenFilter;
-  /** Who opened the stream: a resource it may not know is never announced to it. */
+  /** Who opened the stream: a resource it may not know, a task it does not own, is never announced to it. */
   readonly principal: unknown;
   readonly deliver: Deliver;
   readonly end: () => void;
@@ -25,16 +29,23 @@ const FLAG_OF: Readonly<Record<ListKind, keyof ListenFilter>> = Object.freeze({
 
 /**
  * The open `subscriptions/listen` streams of this process, each receiving only the notification
- * types and resource URIs its filter names.
+ * types, resource URIs and task ids its filter names.
  */
 export class SubscriptionHub {
   private readonly listeners = new Set<Listener>();
+  /** The streams naming each task id: every task change on every node is heard here, most concern no stream. */
+  private readonly byTask = new Map<string, Set<Listener>>();
 
   /** Registers a stream; returns how to remove it. `end` is called if the server closes it first. */
   add(filter: ListenFilter, principal: unknown, deliver: Deliver, end: () => void): () => void {
     const listener: Listener = { filter, principal, deliver, end };
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    for (const id of new Set(filter.taskIds)) {
+      let named = this.byTask.get(id);
+      if (!named) this.byTask.set(id, (named = new Set()));
+      named.add(listener);
+    }
+    return () => this.remove(listener);
   }
 
   listChanged(kind: ListKind): void {
@@ -48,13 +59,33 @@ export class SubscriptionHub {
     }
   }
 
+  /** Whether a stream here names the task `taskId` (only then is it worth reading the task). */
+  watches(taskId: string): boolean {
+    return this.byTask.has(taskId);
+  }
+
+  /** Sends the task's `DetailedTask` to the streams naming it whose principal `owns` it; the others hear nothing. */
+  taskChanged(taskId: string, task: JsonObject, owns: (principal: unknown) => boolean): void {
+    for (const { principal, deliver } of [...(this.byTask.get(taskId) ?? [])]) if (owns(principal)) deliver(TASK_NOTIFICATION, task);
+  }
+
   /** Ends every stream (server shutdown): each gets its graceful closing response. */
   closeAll(): void {
     for (const listener of [...this.listeners]) listener.end();
     this.listeners.clear();
+    this.byTask.clear();
   }
 
   get size(): number {
     return this.listeners.size;
+  }
+
+  private remove(listener: Listener): void {
+    this.listeners.delete(listener);
+    for (const id of new Set(listener.filter.taskIds)) {
+      const named = this.byTask.get(id);
+      named?.delete(listener);
+      if (named?.size === 0) this.byTask.delete(id);
+    }
   }
 }

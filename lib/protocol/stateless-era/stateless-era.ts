@@ -7,7 +7,7 @@ import type { ErrorObject } from '../../core/error-mapper';
 import { ProtocolError, requiredScopesOf } from '../../core/errors';
 import { isServerClosing } from '../../core/shutdown';
 import { failure, notification, success, type JsonRpcRequest } from '../../core/jsonrpc';
-import { Method, type Notification } from '../../core/methods';
+import { Method } from '../../core/methods';
 import { statelessCapabilities, type FeatureCounts } from '../capabilities';
 import type { SigningKey } from '../../core/signing-key';
 import type { JsonObject } from '../../core/wire.types';
@@ -22,6 +22,7 @@ import type { PendingTask, TaskService } from '../tasks/task-service';
 import { taskOwner } from '../tasks/task-owner';
 import { extensionTaskView } from '../tasks/task-views';
 import { TaskChannel } from './task-channel';
+import { TaskNotifications } from './task-notifications';
 import { declaresTasks, TASK_METHODS, tasksExtensionMissing } from './task-methods';
 import { MetaKey, readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
@@ -127,6 +128,7 @@ export class StatelessEra {
     this.maxSubscriptionsPerStream = options.maxSubscriptionsPerStream ?? 1000;
     this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
     this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache);
+    new TaskNotifications(deps.tasks, deps.listeners);
   }
 
   async request(message: JsonRpcRequest, facts: StatelessFacts): Promise<DispatchOutcome> {
@@ -267,35 +269,44 @@ export class StatelessEra {
     if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
       return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
     }
+    const { resourceSubscriptions: uris, taskIds } = asked as JsonObject;
+    // The tasks extension's filter, where the server serves it: for a request declaring it only, checked before its shape.
+    const declared = declaresTasks(meta.clientCapabilities as JsonObject);
+    const wantsTasks = taskIds !== undefined && this.deps.counts().taskTools > 0;
+    if (wantsTasks && !declared) return refused('missing-capability', message.id, tasksExtensionMissing().toJSON());
+    if (wantsTasks && (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === 'string'))) {
+      return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications.taskIds" must be an array of strings' });
+    }
     // A stream holds its filter for as long as it is open: neither may grow without bound.
-    const uris = (asked as JsonObject).resourceSubscriptions;
-    if (Array.isArray(uris) && uris.length > this.maxSubscriptionsPerStream) {
-      return refused('invalid-params', message.id, {
-        code: ErrorCode.InvalidParams,
-        message: `Too many resource subscriptions: a listen stream may ask for at most ${this.maxSubscriptionsPerStream}`,
-        data: { maxSubscriptionsPerSession: this.maxSubscriptionsPerStream },
-      });
+    for (const [asks, what] of [[uris, 'resource subscriptions'], [taskIds, 'task ids']] as const) {
+      if (Array.isArray(asks) && asks.length > this.maxSubscriptionsPerStream) {
+        return refused('invalid-params', message.id, {
+          code: ErrorCode.InvalidParams,
+          message: `Too many ${what}: a listen stream may ask for at most ${this.maxSubscriptionsPerStream}`,
+          data: { maxSubscriptionsPerSession: this.maxSubscriptionsPerStream },
+        });
+      }
     }
     // Through the operation pipeline: its guards may refuse the stream, its interceptors see it whole.
-    const outcome = await this.deps.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, facts));
+    const outcome = await this.deps.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, declared, facts));
     if ('error' in outcome) return servedError(message, outcome.error);
     return outcome.result === undefined ? NOTHING : answer(success(message.id, outcome.result));
   }
 
   /** The stream itself; its closing result, or `undefined` when the client went away. */
-  private async stream(message: JsonRpcRequest, asked: JsonObject, facts: StatelessFacts): Promise<JsonObject | undefined> {
+  private async stream(message: JsonRpcRequest, asked: JsonObject, declaresTasks: boolean, facts: StatelessFacts): Promise<JsonObject | undefined> {
     // Checked where the stream is added, with nothing awaited in between: the cap cannot be overrun.
     if (this.deps.listeners.size >= this.maxListenStreams) {
       throw new ProtocolError(ErrorCode.TooManyRequests, `Too many listen streams: this server holds at most ${this.maxListenStreams}; retry later`, { maxListenStreams: this.maxListenStreams });
     }
-    const filter = agreedFilter(asked, this.deps.counts());
+    const filter = agreedFilter(asked, this.deps.counts(), declaresTasks);
     const tag = { [MetaKey.subscriptionId]: message.id };
     const deliver = (method: string, params: JsonObject) => {
       if (facts.exchange.open) facts.exchange.send(notification(method, { ...params, _meta: tag }));
     };
     deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
     const closedByServer = await new Promise<boolean>((resolve) => {
-      const remove = this.deps.listeners.add(filter, facts.principal, (method: Notification, params) => deliver(method, params), () => resolve(true));
+      const remove = this.deps.listeners.add(filter, facts.principal, deliver, () => resolve(true));
       facts.cancellation.onCancel(() => { remove(); resolve(isServerClosing(facts.cancellation.reason)); });
     });
     return closedByServer ? { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } } : undefined;
@@ -305,14 +316,18 @@ export class StatelessEra {
 /** Which filter flag needs which kind of thing registered. */
 const FLAG_NEEDS = Object.freeze({ toolsListChanged: 'tools', promptsListChanged: 'prompts', resourcesListChanged: 'resources' } as const);
 
-/** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest). */
-function agreedFilter(asked: JsonObject, counts: FeatureCounts): ListenFilter {
+/** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest; task ids need task tools). */
+function agreedFilter(asked: JsonObject, counts: FeatureCounts, declaresTasks: boolean): ListenFilter {
   const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
   for (const [flag, kind] of Object.entries(FLAG_NEEDS) as [keyof typeof FLAG_NEEDS, keyof FeatureCounts][]) {
     if (asked[flag] === true && counts[kind] > 0) filter[flag] = true;
   }
   if (Array.isArray(asked.resourceSubscriptions) && counts.resources > 0) {
     filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string'))];
+  }
+  // Task tools may have come since `listen` checked the request: the filter holds to the same rules.
+  if (Array.isArray(asked.taskIds) && counts.taskTools > 0 && declaresTasks) {
+    filter.taskIds = [...new Set(asked.taskIds.filter((id): id is string => typeof id === 'string'))];
   }
   return filter;
 }

@@ -69,7 +69,7 @@ export class TaskService {
   readonly node = uniqueId();
   private readonly running = new Map<string, Running>();
   private readonly watchers = new Map<string, Set<() => void>>();
-  private readonly changeListeners = new Set<(taskId: string) => void>();
+  private readonly changeListeners = new Set<(taskId: string) => void | Promise<void>>();
   private readonly clock: () => number;
   private readonly timers: NodeJS.Timeout[];
   private readonly stopListening: () => void;
@@ -281,8 +281,8 @@ export class TaskService {
     if (task) await this.announce(id);
   }
 
-  /** Hears each task that changed (on any node); returns how to stop. */
-  onChange(listener: (taskId: string) => void): () => void {
+  /** Hears each task that changed (on any node); returns how to stop. A listener's failure goes to the diagnostics. */
+  onChange(listener: (taskId: string) => void | Promise<void>): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
   }
@@ -369,7 +369,15 @@ export class TaskService {
         if (!task || task.status === 'cancelled') running.cancellation.cancel('the task was cancelled');
       }, (error: unknown) => this.deps.diagnostics.error('task read failed', error));
     }
-    for (const listener of this.changeListeners) listener(id);
+    // One listener failing (a store read that failed) neither stops the others nor goes unseen.
+    const failed = (error: unknown) => this.deps.diagnostics.error('task change not delivered', error);
+    for (const listener of this.changeListeners) {
+      try {
+        listener(id)?.catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    }
   }
 
   /** Resolves on the task's next change (or when `cancellation` fires); `stop` lets it go unresolved. */
