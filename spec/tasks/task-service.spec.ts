@@ -157,6 +157,16 @@ describe('TaskService', () => {
       expect(await third).to.deep.equal({ action: 'cancel' });
     });
 
+    it('numbers a key the handler names, so that asking twice under one name gives two keys', async () => {
+      cluster = nodes();
+      const { id } = await started(cluster.a);
+      const signal = new AbortController().signal;
+      void cluster.a.ask(id, 'elicitation/create', {}, { key: 'confirm', signal }).catch(() => undefined);
+      void cluster.a.ask(id, 'elicitation/create', {}, { key: 'confirm', signal }).catch(() => undefined);
+      await eventually('both are asked', async () => Object.keys((await cluster.a.peek(id))?.inputRequests ?? {}).length === 2);
+      expect(Object.keys((await cluster.a.peek(id))!.inputRequests!).sort()).to.deep.equal(['confirm-1', 'confirm-2']);
+    });
+
     it('refuses a malformed answer to an outstanding request with -32602, and keeps waiting', async () => {
       cluster = nodes();
       const { id } = await started(cluster.a);

@@ -253,7 +253,8 @@ export class TaskService {
 
   /**
    * Records that the task waits on the client for `method` (`input_required`, the request shown
-   * in `inputRequests` under a key never used before in this task); the key.
+   * in `inputRequests` under a key never used before in this task: the handler's `key`, or the
+   * method's prefix, numbered); the key.
    */
   async openInput(id: string, method: string, params: JsonObject, key?: string): Promise<string> {
     const now = this.clock();
@@ -261,7 +262,8 @@ export class TaskService {
     const task = await this.deps.store.update(id, (current) => {
       if (isTerminal(current.status)) return undefined;
       const issued = (current.issued ?? 0) + 1;
-      made = key ?? `${KEY_PREFIX[method] ?? 'input'}-${issued}`;
+      // Numbered even when the handler names it: a key is never used twice in a task's life.
+      made = `${key ?? KEY_PREFIX[method] ?? 'input'}-${issued}`;
       return { ...current, status: 'input_required', issued, inputRequests: { ...current.inputRequests, [made]: { method, params } }, lastUpdatedAt: now };
     });
     if (!task || isTerminal(task.status) || made === undefined) throw new PhantomError('task_ended', `The task ended before ${method} could be asked`);
