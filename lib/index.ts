@@ -84,3 +84,24 @@ export {
   InMemoryTaskStore, isTerminal, type TaskChange, type TaskInputRequest, type TaskOutcome, type TaskPage, type TaskRecord, type TaskStatus, type TaskStore,
 } from './protocol/seams/task-store';
 export { RedisTaskStore, DEFAULT_MAX_ABANDONED_PER_CALL, type RedisTaskStoreOptions } from './cluster/redis-task-store';
+
+// Types the public API's signatures name, exported so that users can name them too (and the API docs link them).
+export type { Constructor } from './metadata/metadata-store';
+export type { MemberDecorator } from './decorators/member-decorator';
+export type { ClassOrMethodDecorator } from './decorators/pipeline-member.decorator';
+export type { ElicitOptions } from './metadata/elicit-options';
+export type { GuardShape, InterceptorShape, PipelineMemberRef } from './metadata/pipeline-options';
+export type { LogFn } from './context/context';
+export type { Resolve } from './server/resolved-instance-source';
+export type { TaskOptions } from './protocol/tasks/task-options';
+export type { ListChangeListener } from './router/registry';
+export type { ItemScopes } from './router/visibility';
+export type { PartialBlob, PartialText } from './results/resource-content';
+export type { BooleanProperty, EnumChoice, EnumProperty, FormSpec, FormStringFormat, NumberProperty, StringProperty, UrlSpec } from './schema';
+export type {
+  JsonRpcBatchResponse, JsonRpcFailure, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, JsonRpcSuccess, RequestId,
+} from './core/jsonrpc';
+export type { ErrorObject } from './core/error-mapper';
+export type { ServerListener, SessionListener } from './protocol/seams/session-bus';
+export type { BodyRequest, StreamBodyRequest } from './transport/http/body-reader';
+export type { HttpRequestLike, HttpResponseLike } from './transport/http/http-like.types';

@@ -72,6 +72,7 @@ export const DEFAULT_ALGORITHMS: readonly string[] = Object.freeze([
   'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519',
 ]);
 
+/** The default of each numeric option of `OAuthResourceServerOptions`, by option name (units in the names: `Sec`, `Ms`). */
 export const RESOURCE_SERVER_DEFAULTS = Object.freeze({
   clockToleranceSec: 30,
   timeoutMs: 5000,

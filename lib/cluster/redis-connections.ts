@@ -23,6 +23,7 @@ export interface RedisSettings {
   readonly connectTimeoutMs?: number;
 }
 
+/** The default `keyPrefix`, `phantom:`: before every key and channel the Redis stores and bus use. */
 export const DEFAULT_KEY_PREFIX = 'phantom:';
 const DEFAULT_URL = 'redis://127.0.0.1:6379';
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;

@@ -8,6 +8,7 @@ import { viaRedis } from './redis-failure';
 import type { RedisLink } from './redis-link';
 import { RedisStreamFollower, type StreamPage } from './redis-stream-follower';
 
+/** Limits of the SSE event logs kept in Redis (options of `redis()`); every one has a default. */
 export interface RedisEventStoreOptions {
   /** Events kept per stream; older ones are forgotten first (default `DEFAULT_MAX_EVENTS_PER_STREAM`). */
   readonly maxEventsPerStream?: number;
@@ -55,6 +56,7 @@ export class RedisEventStore implements EventStore {
   private readonly followers = new Set<RedisStreamFollower>();
   private checker?: NodeJS.Timeout;
 
+  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @internal */
   constructor(private readonly connections: RedisLink, options: RedisEventStoreOptions = {}) {
     this.maxEvents = positive('maxEventsPerStream', options.maxEventsPerStream ?? DEFAULT_MAX_EVENTS_PER_STREAM);
     this.ttlMs = positive('ttlMs', options.ttlMs ?? DEFAULT_EVENT_TTL_MS);

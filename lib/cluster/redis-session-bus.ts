@@ -22,6 +22,7 @@ export interface RedisSessionBusOptions {
   readonly warningRateLimit?: WarningRateLimit;
 }
 
+/** The default `maxBusMessageBytes`, 4 MiB + 1 KiB: a 4 MiB answer (the default `maxBodyBytes`) with the bus's envelope. */
 export const DEFAULT_BUS_MAX_MESSAGE_BYTES = 4 * 1024 * 1024 + 1024;
 
 /**
@@ -54,6 +55,7 @@ export class RedisSessionBus implements SessionBus {
     for (const subscription of this.subscriptions) subscription.retry();
   };
 
+  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @internal */
   constructor(connections: RedisConnections, options: RedisSessionBusOptions = {}) {
     const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_BUS_MAX_MESSAGE_BYTES;
     if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1) {

@@ -6,6 +6,7 @@ import type { RedisLink } from './redis-link';
 import { DEFAULT_MAX_UPDATE_ATTEMPTS } from './redis-session-store';
 import { COMMIT, CREATE, READ_MANY } from './redis-task-scripts';
 
+/** Options of the Redis task store (`maxAbandonedPerCall` and `maxUpdateAttempts` are options of `redis()`). */
 export interface RedisTaskStoreOptions {
   /** The clock a task's ttl is measured on (default `Date.now`; specs pass a fake one). Every node's should agree. */
   readonly now?: () => number;
@@ -53,6 +54,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly leasesKey: string;
   private readonly seqKey: string;
 
+  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @internal */
   constructor(private readonly connections: Pick<RedisLink, 'commands' | 'prefix'>, options: RedisTaskStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxUpdateAttempts = positive('maxUpdateAttempts', options.maxUpdateAttempts ?? DEFAULT_MAX_UPDATE_ATTEMPTS);

@@ -17,6 +17,7 @@ export class ContextKey<T> {
     readonly description: string,
   ) {}
 
+  /** `ContextKey(<description>)`, for messages. */
   toString(): string {
     return `ContextKey(${this.description})`;
   }

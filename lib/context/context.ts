@@ -43,7 +43,7 @@ export interface ContextInit {
   readonly protocolVersion?: string;
   /** The request's `params._meta`, as sent (W3C `traceparent`, `progressToken`...). */
   readonly meta?: Readonly<JsonObject>;
-  /** Turns the call into a task, when it may become one (see `Context#runAsTask`). */
+  /** Turns the call into a task, when it may become one (see `Context#runAsTask`); the protocol layer's. @internal */
   readonly taskStarter?: TaskStarter;
 }
 
@@ -63,9 +63,18 @@ export interface ElicitCallOptions extends InputCallOptions {
   readonly message?: string;
 }
 
+/**
+ * Sends one log message (`notifications/message`) to the client: `data` is any JSON value (a
+ * string, an object), `logger` names the part of the server that speaks. Messages below the level
+ * the client set are dropped: in the session era the level of `logging/setLevel` (everything until
+ * it is sent); in the stateless era the request's `_meta` log level (nothing when it names none).
+ * The promise resolves once the message is handed to the transport.
+ */
 export type LogFn = (data: unknown, logger?: string) => Promise<void>;
+/** `ctx.log`: one {@link LogFn} per {@link LoggingLevel}, as in `ctx.log.warning('disk almost full')`. */
 export type Logger = { readonly [L in LoggingLevel]: LogFn };
 
+/** A root the client exposes (`ctx.listRoots()`): a `file://` URI the server may work within, and an optional display name. */
 export interface Root { readonly uri: string; readonly name?: string }
 
 const FIVE_MINUTES = 5 * 60 * 1000;

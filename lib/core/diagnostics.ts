@@ -3,7 +3,12 @@
  * to stderr by default: stdout may be the stdio transport's wire.
  */
 export interface Diagnostics {
+  /** A failure the server survived (a handler or a lister threw, a store call failed); `error` is the cause, when there is one. */
   error(message: string, error?: unknown): void;
+  /**
+   * Something the operator should see that the server did not fail at: a client's misbehaviour, a
+   * dropped bus message. Those a client can cause at will are rate limited ({@link WarningRateLimit}).
+   */
   warn(message: string): void;
   /** Routine lines asked for by the application (`RequestLoggingInterceptor`); `warn` takes them when absent. */
   info?(message: string): void;
@@ -15,6 +20,7 @@ export interface Diagnostics {
  */
 export const DIAGNOSTICS = Symbol.for('phantom-mcp:diagnostics');
 
+/** The default `Diagnostics`: one line per report on stderr, prefixed `[phantom-mcp]`, with the error's stack when there is one. */
 export const STDERR_DIAGNOSTICS: Diagnostics = Object.freeze({
   info: (message: string) => {
     process.stderr.write(`[phantom-mcp] ${message}\n`);
@@ -27,6 +33,7 @@ export const STDERR_DIAGNOSTICS: Diagnostics = Object.freeze({
   },
 });
 
+/** `Diagnostics` that drop every report: for specs, or when the application reports otherwise. */
 export const SILENT_DIAGNOSTICS: Diagnostics = Object.freeze({ error: () => {}, warn: () => {}, info: () => {} });
 
 function formatError(error: unknown): string {

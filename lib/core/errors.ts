@@ -15,14 +15,17 @@ export class ProtocolError extends Error {
     super(message, options);
   }
 
+  /** A -32602 (invalid params) error: the request's parameters are wrong; `message` says how, for the caller. */
   static invalidParams(message: string, data?: unknown): ProtocolError {
     return new ProtocolError(ErrorCode.InvalidParams, message, data);
   }
 
+  /** A -32601 (method not found) error naming `method`. */
   static methodNotFound(method: string): ProtocolError {
     return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
 
+  /** The JSON-RPC error object sent on the wire: `code`, `message`, and `data` when there is any. */
   toJSON(): { code: number; message: string; data?: unknown } {
     return this.data === undefined
       ? { code: this.code, message: this.message }

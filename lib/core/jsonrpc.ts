@@ -2,14 +2,22 @@ import { ErrorCode } from './error-codes';
 import type { ErrorObject } from './error-mapper';
 import type { JsonObject } from './wire.types';
 
-/** JSON-RPC 2.0 message shapes, typed once. */
+// JSON-RPC 2.0 message shapes, typed once.
+
+/** A JSON-RPC request id: MCP allows a string or an integer, never `null`, unique among a sender's pending requests. */
 export type RequestId = string | number;
 
+/** A JSON-RPC request: it expects exactly one response with the same `id`. */
 export interface JsonRpcRequest { readonly jsonrpc: '2.0'; readonly id: RequestId; readonly method: string; readonly params?: JsonObject }
+/** A JSON-RPC notification: no `id`, and no response. */
 export interface JsonRpcNotification { readonly jsonrpc: '2.0'; readonly method: string; readonly params?: JsonObject }
+/** A response that carries the method's result. */
 export interface JsonRpcSuccess { readonly jsonrpc: '2.0'; readonly id: RequestId; readonly result: JsonObject }
+/** A response that carries an error; `id` is `null` when the request's id could not be read (a parse error). */
 export interface JsonRpcFailure { readonly jsonrpc: '2.0'; readonly id: RequestId | null; readonly error: ErrorObject }
+/** The answer to one request: a result or an error. */
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+/** Any single JSON-RPC message, as stored in an event stream or carried by a transport. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 /** The answer to a JSON-RPC batch (protocol 2025-03-26 only): the responses of its elements. */
 export type JsonRpcBatchResponse = readonly JsonRpcResponse[];

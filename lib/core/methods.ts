@@ -17,8 +17,10 @@ export const Method = Object.freeze({
   SamplingCreateMessage: 'sampling/createMessage',
   RootsList: 'roots/list',
 } as const);
+/** The name of a JSON-RPC request method MCP defines (one of the values of {@link Method}). */
 export type Method = (typeof Method)[keyof typeof Method];
 
+/** Every MCP notification name the framework sends or receives, typed once. */
 export const Notification = Object.freeze({
   Initialized: 'notifications/initialized',
   Cancelled: 'notifications/cancelled',
@@ -31,6 +33,7 @@ export const Notification = Object.freeze({
   ElicitationComplete: 'notifications/elicitation/complete',
   RootsListChanged: 'notifications/roots/list_changed',
 } as const);
+/** The name of an MCP notification (one of the values of {@link Notification}). */
 export type Notification = (typeof Notification)[keyof typeof Notification];
 
 /** The lists a server serves, each announced by its own `list_changed` notification. */

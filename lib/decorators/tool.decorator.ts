@@ -12,6 +12,9 @@ export type ToolReturn<O> = O | CallToolResult | Promise<O | CallToolResult>;
 /**
  * `@Tool({ output: Dto })`: a method decorator that only accepts methods whose return type fits
  * the DTO, so a handler that returns another shape is a compile error rather than a failed call.
+ *
+ * @typeParam O - the output DTO's instance type.
+ * @typeParam M - the decorated method's type, inferred; it must return a {@link ToolReturn} of `O`.
  */
 export type OutputToolDecorator<O> = <M extends (...args: never[]) => ToolReturn<O>>(
   target: object,

@@ -8,11 +8,13 @@ import type { Constructor } from './metadata-store';
 
 /** An object that can decide whether a call may go on. */
 export interface GuardShape {
+  /** See `CanActivate#canActivate`, the full signature. */
   canActivate(context: never): boolean | Promise<boolean>;
 }
 
 /** An object that wraps an invocation. */
 export interface InterceptorShape {
+  /** See `Interceptor#intercept`, the full signature. */
   intercept(context: never, next: never): unknown;
 }
 

@@ -16,12 +16,15 @@ export function toBase64(data: Uint8Array | ArrayBuffer | string): string {
  * return [Content.text('Here is the chart'), Content.image(png, 'image/png')];
  */
 export const Content = Object.freeze({
+  /** A text block. */
   text(text: string): TextContent {
     return { type: 'text', text };
   },
+  /** An image block: bytes are sent as base64, a string is taken to be base64 already; `mimeType` defaults to `image/png`. */
   image(data: Uint8Array | ArrayBuffer | string, mimeType = 'image/png'): ImageContent {
     return { type: 'image', data: toBase64(data), mimeType };
   },
+  /** An audio block: bytes are sent as base64, a string is taken to be base64 already; `mimeType` defaults to `audio/wav`. */
   audio(data: Uint8Array | ArrayBuffer | string, mimeType = 'audio/wav'): AudioContent {
     return { type: 'audio', data: toBase64(data), mimeType };
   },

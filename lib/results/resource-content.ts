@@ -8,8 +8,9 @@ export interface ResourceContentOptions {
   readonly _meta?: Meta;
 }
 
-/** Contents not yet tied to a URI: what a handler hands back before the router fills defaults. */
+/** Text contents not yet tied to a URI: what a handler hands back before the router fills defaults. */
 export type PartialText = Omit<TextResourceContents, 'uri'> & { uri?: string };
+/** Binary (base64) contents not yet tied to a URI; the router fills `uri` and `mimeType` as for {@link PartialText}. */
 export type PartialBlob = Omit<BlobResourceContents, 'uri'> & { uri?: string };
 export type PartialContents = PartialText | PartialBlob;
 

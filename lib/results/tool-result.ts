@@ -10,6 +10,7 @@ import { Content, isContentBlock } from './content';
  * return ToolResult.error('No such city; try list_cities');
  */
 export const ToolResult = Object.freeze({
+  /** A result of one text block (what returning a string gives). */
   text(text: string): CallToolResult {
     return { content: [Content.text(text)] };
   },
@@ -17,6 +18,7 @@ export const ToolResult = Object.freeze({
   json(value: JsonObject): CallToolResult {
     return { content: [Content.text(JSON.stringify(value))], structuredContent: value };
   },
+  /** A result of the given blocks, in order (build them with `Content`). */
   content(...blocks: ContentBlock[]): CallToolResult {
     return { content: blocks };
   },

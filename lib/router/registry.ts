@@ -10,6 +10,7 @@ import { TemplateMatcher } from '../uri-template/template-matcher';
 import type { TemplateParams } from '../uri-template/uri-template';
 
 export type { ListKind } from '../core/methods';
+/** Told which list changed (a provider added, a tool, prompt or resource removed), after the change. */
 export type ListChangeListener = (kind: ListKind) => void;
 
 /** The lists a caching hint is computed for. */

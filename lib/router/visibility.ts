@@ -5,7 +5,7 @@ import type { Registry, ResolvedResource } from './registry';
  * What every item says besides its name: the OAuth scopes a call to it needs (`@RequireScopes`,
  * the `scopes` option), when it declares any. The router always says; a rule may read it.
  */
-interface ItemScopes {
+export interface ItemScopes {
   readonly scopes?: readonly string[];
 }
 

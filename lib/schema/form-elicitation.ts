@@ -22,6 +22,7 @@ export interface StringProperty extends FormPropertyBase {
   readonly default?: string;
 }
 
+/** A number field (`integer` accepts whole numbers only); `minimum` and `maximum` are inclusive. */
 export interface NumberProperty extends FormPropertyBase {
   readonly type: 'number' | 'integer';
   readonly minimum?: number;
@@ -29,6 +30,7 @@ export interface NumberProperty extends FormPropertyBase {
   readonly default?: number;
 }
 
+/** A checkbox. */
 export interface BooleanProperty extends FormPropertyBase {
   readonly type: 'boolean';
   readonly default?: boolean;
@@ -52,6 +54,7 @@ export interface EnumProperty extends FormPropertyBase {
   readonly default?: string | readonly string[];
 }
 
+/** One field of a form built with `Elicit.form`: MCP forms are flat, so each is a primitive. */
 export type FormProperty = StringProperty | NumberProperty | BooleanProperty | EnumProperty;
 
 /** The flat object schema MCP lets a form carry (spec: `ElicitRequestFormParams.requestedSchema`). */
@@ -61,12 +64,16 @@ export interface RequestedSchema {
   readonly required?: readonly string[];
 }
 
+/** What `Elicit.form` takes: the message shown above the form and its fields, in order. */
 export interface FormSpec {
+  /** Shown to the user above the form: say what you need and why. */
   readonly message: string;
   readonly requestedSchema: readonly FormProperty[];
 }
 
+/** What `Elicit.url` takes: a page for the user to open (sign in, pay, consent) out of band. */
 export interface UrlSpec {
+  /** Shown to the user with the link: say why they should open it. */
   readonly message: string;
   /** The page to open; embed `elicitationId` in it so your callback knows which flow finished. */
   readonly url: string;

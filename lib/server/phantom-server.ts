@@ -109,10 +109,18 @@ export class PhantomServer {
     return this.registry.declaredScopes();
   }
 
+  /**
+   * Stops serving the tool `name` on the running server; connected clients are told with
+   * `notifications/tools/list_changed`. Returns false, and changes nothing, when no tool has that name.
+   */
   removeTool(name: string): boolean {
     return this.registry.removeTool(name);
   }
 
+  /**
+   * Stops serving the prompt `name`; connected clients are told with `notifications/prompts/list_changed`.
+   * Returns false, and changes nothing, when no prompt has that name.
+   */
   removePrompt(name: string): boolean {
     return this.registry.removePrompt(name);
   }
@@ -141,7 +149,7 @@ export class PhantomServer {
 
   /**
    * Serves one client on a message pipe: stdio or an in-memory transport. Resolves once the
-   * transport has started; `closed` on the returned connection settles when the pipe ends.
+   * transport has started; `done` on the returned connection settles when the pipe ends.
    *
    * @example
    * await server.connect(new StdioTransport());

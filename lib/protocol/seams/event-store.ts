@@ -68,6 +68,7 @@ export interface EventStore {
 /** How many events of one stream the in-memory store keeps, unless told otherwise: the last 1,000. */
 export const DEFAULT_MAX_EVENTS_PER_STREAM = 1000;
 
+/** Options of `InMemoryEventStore`. */
 export interface InMemoryEventStoreOptions {
   /** Events kept per stream; older ones are forgotten first (default `DEFAULT_MAX_EVENTS_PER_STREAM`). */
   readonly maxEventsPerStream?: number;

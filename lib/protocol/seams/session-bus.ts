@@ -32,6 +32,7 @@ export type ServerMessage =
  * `broadcast` resolve once this node has delivered (a Redis bus resolves once it has sent).
  */
 export type SessionListener = (message: SessionMessage) => void | Promise<void>;
+/** Hears a server-wide message; awaited by the in-process bus, as a {@link SessionListener} is. */
 export type ServerListener = (message: ServerMessage) => void | Promise<void>;
 
 /**

@@ -13,11 +13,13 @@ export type SessionChange = (current: Readonly<SessionState>) => SessionState | 
  * may hand out copies (Redis) or its own objects (memory): callers never mutate what `load` gave.
  */
 export interface SessionStore {
+  /** The session's state, or `undefined` when there is none (never created, deleted, or expired). Do not mutate it. */
   load(id: string): Promise<SessionState | undefined>;
   /** Stores a new session (or replaces one whole). */
   save(state: SessionState): Promise<void>;
   /** Applies `change` atomically; the state after it, or `undefined` when the session is gone. */
   update(id: string, change: SessionChange): Promise<SessionState | undefined>;
+  /** Removes the session (the client ended it); whether there was one. `onExpired` listeners are not told. */
   delete(id: string): Promise<boolean>;
   /** Marks the session active now, postponing its expiry. */
   touch(id: string): Promise<void>;
@@ -38,6 +40,7 @@ export interface SessionStore {
 /** How long a session may sit idle before it expires, unless `sessionIdleMs` says otherwise: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
+/** Options of `InMemorySessionStore`; every one has a default. */
 export interface InMemorySessionStoreOptions {
   /** Idle time after which a session expires (default `DEFAULT_SESSION_IDLE_MS`). */
   readonly idleMs?: number;
@@ -122,6 +125,7 @@ export class InMemorySessionStore implements SessionStore {
     clearInterval(this.sweeper);
   }
 
+  /** Sessions held now, counting idle ones the sweep has not yet removed (`count()` removes them first). */
   get size(): number {
     return this.sessions.size;
   }

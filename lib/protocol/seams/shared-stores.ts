@@ -32,10 +32,13 @@ export interface BusSettings {
 export interface SharedStores {
   /** Connects; rejects with a clear error when the backend cannot be reached. */
   open(): Promise<void>;
+  /** The session store every replica shares; the server asks for it once, with its `sessionIdleMs`. */
   sessions(settings: SessionStoreSettings): SessionStore;
+  /** The SSE event store: a stream written on one node can be resumed (`Last-Event-ID`) on any other. */
   events(): EventStore;
   /** The task store: a task created on one node is polled, updated and cancelled on any. */
   tasks(): TaskStore;
+  /** The bus that carries a session's messages to the node holding its stream, and server-wide messages to every node. */
   bus(settings: BusSettings): SessionBus;
   /**
    * Calls `use` with the secret every server on this backend shares, at once and again whenever
@@ -47,5 +50,6 @@ export interface SharedStores {
   onSecret(use: (secret: Buffer) => void): () => void;
   /** Whether the backend answers now (readiness). */
   ready(): Promise<boolean>;
+  /** Closes the connections; the server calls it as it closes, after the stores built from it are closed. */
   close(): Promise<void>;
 }

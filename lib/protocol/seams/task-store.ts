@@ -84,6 +84,7 @@ export interface TaskStore {
    * `false` then. Once it resolves `true`, `get` finds the task on every node.
    */
   create(task: TaskRecord, maxActive: number): Promise<boolean>;
+  /** The task, or `undefined` when there is none (never created, or past its ttl). Do not mutate it. */
   get(id: string): Promise<TaskRecord | undefined>;
   /** Applies `change` atomically; the record after it, or `undefined` when the task is gone. */
   update(id: string, change: TaskChange): Promise<TaskRecord | undefined>;

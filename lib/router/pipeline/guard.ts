@@ -17,5 +17,10 @@ import type { ExecutionContext } from './execution-context';
  * }
  */
 export interface CanActivate {
+  /**
+   * Decides on one call: `true` lets it on, `false` refuses it with a generic -32003; throw to refuse
+   * it with a specific error (see above). Guards run in the order registered; the first refusal ends
+   * the call and the later guards do not run.
+   */
   canActivate(context: ExecutionContext): boolean | Promise<boolean>;
 }

@@ -24,5 +24,9 @@ export type CallHandler = () => Promise<unknown>;
  * }
  */
 export interface Interceptor {
+  /**
+   * Wraps one call: `next()` runs the rest of the chain (call it again to retry, or not at all to
+   * answer yourself); return what the call should answer (usually what `next()` resolved to).
+   */
   intercept(context: ExecutionContext, next: CallHandler): unknown;
 }

@@ -13,6 +13,7 @@ import { FetchResponse } from './fetch-response';
  */
 export interface FetchHandler {
   (request: Request): Promise<Response>;
+  /** Shuts the handler down gracefully, as `StreamableHttpHandler#close` does; calling it again returns the same promise. */
   close(): Promise<void>;
 }
 

@@ -25,9 +25,13 @@ export interface StreamBodyRequest extends HttpRequestLike {
   readonly readableDidRead: boolean;
   readonly destroyed: boolean;
   readonly complete: boolean;
+  /** Node's stream event: each chunk of the body. */
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  /** Node's stream events: the body ended, failed, or the connection closed. */
   on(event: 'end' | 'error' | 'close', listener: () => void): unknown;
+  /** Stops taking chunks: the rest of a refused body (too large, too late) is not kept in memory. */
   removeAllListeners(event: 'data'): unknown;
+  /** Lets the rest of the stream flow (and be discarded), so the connection can be answered. */
   resume(): unknown;
 }
 

@@ -26,13 +26,17 @@ export interface HttpResponseLike {
   readonly writableEnded: boolean;
   /** Bytes written but not yet taken by the client (a client that stops reading makes it grow). */
   readonly writableLength: number;
+  /** Sets one header before the status is written (the handler sets `Connection: close` while it closes). */
   setHeader(name: string, value: string): unknown;
   /** Headers as an object, or flat (`[name, value, ...]`, what the hot path builds). */
   writeHead(status: number, headers?: Readonly<Record<string, string>> | string[]): unknown;
   /** Sends the status and headers now, before any body: an SSE stream starts here. */
   flushHeaders(): void;
+  /** Writes a body chunk (an SSE event) after the headers. */
   write(chunk: string): unknown;
+  /** Ends the response, with a last chunk (a JSON body) or none. */
   end(chunk?: string): unknown;
+  /** Listens for the end of the response (see above). */
   once(event: 'close', listener: () => void): unknown;
   /** Drops the connection at once, with whatever is still buffered (emits `close`). */
   destroy(): unknown;

@@ -48,7 +48,7 @@ export class StreamableHttpHandler implements PostHost {
   /** Reports of requests answered 503 because the shared store was away, at most a few a minute. */
   private readonly storeWarnings: WarningThrottle;
   private readonly bodyLimits: BodyLimits;
-  /** Unread bytes an SSE connection may hold (`maxSseBufferBytes`). */
+  /** Unread bytes an SSE connection may hold (`maxSseBufferBytes`). @internal */
   readonly maxSseBufferBytes: number;
   /** Requests being answered, which closing waits for; `subscriptions/listen` streams apart (they never finish). */
   private readonly calls = new RunningCalls<HttpCall>();
@@ -58,7 +58,11 @@ export class StreamableHttpHandler implements PostHost {
   private readonly scopeChallenge: ScopeChallenge;
   private closing?: Promise<void>;
 
-  /** `declaredScopes`: the scopes the decorators declare now, listed in the protected-resource metadata. */
+  /**
+   * `declaredScopes`: the scopes the decorators declare now, listed in the protected-resource metadata.
+   * Users get a handler from `server.httpHandler(options)`.
+   * @internal
+   */
   constructor(private readonly core: Dispatcher, options: HttpOptions = {}, declaredScopes: () => readonly string[] = () => []) {
     this.maxSseBufferBytes = options.maxSseBufferBytes ?? HTTP_DEFAULTS.maxSseBufferBytes;
     const { auth } = options;
@@ -184,19 +188,22 @@ export class StreamableHttpHandler implements PostHost {
     return this.metadata?.serves(url) ?? false;
   }
 
+  /** Whether the handler still takes requests (false once `close` was called). @internal */
   get accepting(): boolean {
     return this.closing === undefined;
   }
 
+  /** Registers a call that closing waits for (`listen`: a `subscriptions/listen` stream, which never finishes). @internal */
   track(call: HttpWay, listen: boolean): void {
     (listen ? this.listens : this.calls).add(call);
   }
 
+  /** Forgets a call registered with `track`, once it is answered. @internal */
   untrack(call: HttpWay, listen: boolean): void {
     (listen ? this.listens : this.calls).delete(call);
   }
 
-  /** A new SSE stream of a session (what a POST exchange opens when it switches to SSE). */
+  /** A new SSE stream of a session (what a POST exchange opens when it switches to SSE). @internal */
   open(sessionId: string): SseStream {
     return this.streams.open(sessionId);
   }

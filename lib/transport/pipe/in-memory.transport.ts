@@ -14,6 +14,10 @@ export class InMemoryTransport implements MessageTransport {
   private readonly backlog: unknown[] = [];
   private started = false;
 
+  /**
+   * Two ends linked to each other: give one to `server.connect` and the other to a client. Messages
+   * sent before the receiving end started wait for it.
+   */
   static createLinkedPair(): [InMemoryTransport, InMemoryTransport] {
     const a = new InMemoryTransport();
     const b = new InMemoryTransport();

@@ -11,12 +11,15 @@ import type { JsonRpcBatchResponse, JsonRpcMessage } from '../../core/jsonrpc';
  * await new Client({ name: 'test', version: '1' }).connect(clientSide);
  */
 export interface MessageTransport {
+  /** Starts delivering what arrives to `onmessage`; called once, after the callbacks are set. */
   start(): Promise<void>;
   /** Sends one message, or the array of responses that answers a batch (protocol 2025-03-26 only). */
   send(message: JsonRpcMessage | JsonRpcBatchResponse): Promise<void>;
+  /** Stops the pipe: nothing is sent or delivered any more, and `onclose` is called (once). Closing twice does nothing. */
   close(): Promise<void>;
   /** A parsed JSON value: the protocol layer decides whether it is a valid message. */
   onmessage?: (message: unknown) => void;
+  /** Called once when the pipe ends, whichever side ended it (end of input, `close()`, the peer's close). */
   onclose?: () => void;
   /** Transport trouble; a `MalformedMessageError` means bytes that were not JSON. */
   onerror?: (error: Error) => void;

@@ -2,8 +2,11 @@ import type { Readable, Writable } from 'node:stream';
 import type { JsonRpcBatchResponse, JsonRpcMessage } from '../../core/jsonrpc';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
 
+/** Options of `StdioTransport`; every one has a default. */
 export interface StdioOptions {
+  /** Where messages are read from (default `process.stdin`). */
   readonly input?: Readable;
+  /** Where messages are written (default `process.stdout`): nothing else may write there. */
   readonly output?: Writable;
   /** Longest line accepted, in bytes (default 4 MiB); a longer one is dropped as malformed. */
   readonly maxLineBytes?: number;

@@ -29,7 +29,7 @@ export class StreamConnection {
   private readonly binding = new PipeBinding();
   private closed = false;
   private ending = false;
-  /** Closing: requests admitted from now on are answered at once with `SHUTDOWN_ERRORS.refused`. */
+  /** @internal Closing: requests admitted from now on are answered at once with `SHUTDOWN_ERRORS.refused`. */
   refusing = false;
   /** Messages are admitted one at a time, in order; requests then run concurrently. */
   private intake: Promise<void> = Promise.resolve();
@@ -44,6 +44,7 @@ export class StreamConnection {
   /** Settles when the pipe closes. */
   readonly done = new Promise<void>((resolve) => { this.resolveClosed = resolve; });
 
+  /** @internal Made and started by `server.connect(transport)`. */
   constructor(
     private readonly dispatcher: Dispatcher,
     private readonly transport: MessageTransport,
@@ -54,6 +55,7 @@ export class StreamConnection {
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   }
 
+  /** @internal Takes the transport's callbacks and starts it; `server.connect` calls it. */
   async start(): Promise<void> {
     this.transport.onmessage = (value) => {
       this.intake = this.intake.then(() => this.receive(value)).catch((error) => this.dispatcher.diagnostics.error('message failed', error));

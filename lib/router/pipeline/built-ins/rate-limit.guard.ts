@@ -79,6 +79,7 @@ export class RateLimitGuard implements CanActivate {
     this.buckets = new TokenBuckets({ capacity: burst, refillPerSecond: perSecond, maxBuckets: maxKeys, now: options.now ?? (() => performance.now()) });
   }
 
+  /** Takes a token from the call's bucket (skipped calls take none); throws -32029 with `data.retryAfterMs` when it is empty. */
   canActivate(call: ExecutionContext): boolean {
     if (this.skip(call)) return true;
     const waitMs = this.buckets.take(this.keyOf(call));

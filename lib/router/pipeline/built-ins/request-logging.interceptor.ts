@@ -41,6 +41,7 @@ export class RequestLoggingInterceptor implements Interceptor {
     this.sink = typeof output === 'function' ? output : lineTo(output);
   }
 
+  /** Runs the call and writes its entry once it ends (outcome `error` for a thrown error or an `isError` result); the result passes unchanged. */
   async intercept(call: ExecutionContext, next: CallHandler): Promise<unknown> {
     const started = performance.now();
     try {

@@ -25,6 +25,7 @@ export class ScopeGuard implements CanActivate {
     this.scopes = Object.freeze([...new Set(scopes)]);
   }
 
+  /** Lets the call on when the principal grants every one of `scopes`; else throws `InsufficientScopeError` naming the missing ones. */
   canActivate(call: ExecutionContext): boolean {
     const missing = missingScopes(call.context.principal, this.scopes);
     if (missing.length > 0) throw new InsufficientScopeError(this.scopes, missing, `${call.method}${call.target === undefined ? '' : ` of ${call.target}`}`);

@@ -8,11 +8,13 @@ import { DURATION_METRIC, operationAttributes, outcomeAttributes, requestAttribu
 
 /** An OpenTelemetry `TracerProvider` (typed by shape, so phantom-mcp's types do not need `@opentelemetry/api`). */
 export interface TracerProviderLike {
+  /** The tracer of the instrumentation scope `name` (the interceptor asks for `TelemetryOptions.name`). */
   getTracer(name: string, version?: string): unknown;
 }
 
 /** An OpenTelemetry `MeterProvider` (typed by shape, as above). */
 export interface MeterProviderLike {
+  /** The meter of the instrumentation scope `name` (the interceptor asks for `TelemetryOptions.name`). */
   getMeter(name: string, version?: string): unknown;
 }
 
@@ -85,6 +87,7 @@ export class TelemetryInterceptor implements Interceptor {
     this.tracer = this.otel && ((options.tracerProvider as TracerProvider | undefined) ?? this.otel.trace.getTracerProvider()).getTracer(this.name);
   }
 
+  /** Runs the call inside its span and records its duration; the result or error passes unchanged. */
   async intercept(call: ExecutionContext, next: CallHandler): Promise<unknown> {
     const { otel, tracer } = this;
     if (!otel || !tracer) return next();
