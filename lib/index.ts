@@ -84,3 +84,4 @@ export {
   InMemoryTaskStore, isTerminal, type TaskChange, type TaskInputRequest, type TaskOutcome, type TaskPage, type TaskRecord, type TaskStatus, type TaskStore,
 } from './protocol/seams/task-store';
 export { RedisTaskStore, DEFAULT_MAX_ABANDONED_PER_CALL, type RedisTaskStoreOptions } from './cluster/redis-task-store';
+export { isProviderClass } from './metadata/metadata-store';
