@@ -31,6 +31,14 @@ describe('phantom-mcp call', () => {
     });
   });
 
+  context('when a server built from provider classes runs a tool that throws a ToolError', () => {
+    it('builds it with the framework the module imports, so the error is a tool result', async () => {
+      const ran = await cli.run(['call', cli.fixture('provider-classes'), 'refuse', '--json']);
+      expect(ran.code).to.equal(1);
+      expect(JSON.parse(ran.stderr)).to.deep.equal({ content: [{ type: 'text', text: 'no echo today' }], isError: true });
+    });
+  });
+
   context('when the result is an error', () => {
     it('prints it and exits 1', async () => {
       const ran = await cli.run(['call', cli.fixture('weather-server'), 'storm']);

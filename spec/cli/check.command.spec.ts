@@ -30,7 +30,7 @@ describe('phantom-mcp check', () => {
     it('names the server after the file, with the version of the nearest package.json', async () => {
       const ran = await cli.run(['check', cli.fixture('provider-classes')]);
       expect(ran.code).to.equal(0);
-      expect(ran.stdout).to.match(/^provider-classes \d+\.\d+\.\d+: no problems \(1 tools,/);
+      expect(ran.stdout).to.match(/^provider-classes \d+\.\d+\.\d+: no problems \(2 tools,/);
     });
   });
 

@@ -47,7 +47,7 @@ describe('phantom-mcp list', () => {
   context('when the module exports provider classes only', () => {
     it('lists the tools of the exported classes that have some', async () => {
       const lists = JSON.parse((await cli.run(['list', cli.fixture('provider-classes'), '--json'])).stdout);
-      expect(lists.tools.map((tool: { name: string }) => tool.name)).to.deep.equal(['echo']);
+      expect(lists.tools.map((tool: { name: string }) => tool.name)).to.deep.equal(['echo', 'refuse']);
     });
   });
 });
