@@ -134,6 +134,20 @@ module.exports = {
       from: { path: '^lib/', pathNot: [folder('server'), '^lib/definitions/tsyringe-metadata\\.adapter\\.ts$', '^lib/router/pipeline/built-ins/'] },
       to: { path: 'node_modules/tsyringe/' },
     },
+    {
+      name: 'nothing-imports-the-cli',
+      comment: 'cli/ (the phantom-mcp binary) is an application of the framework: nothing else in lib/ imports it, so the library never loads the command line (lib/index.ts least of all).',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: folder('cli') },
+      to: { path: folder('cli') },
+    },
+    {
+      name: 'cli-uses-the-public-api',
+      comment: 'cli/ works as any user of the package does: through lib/index.ts, never a module behind it, so what it needs is public and it runs against any copy of the framework a module brings.',
+      severity: 'error',
+      from: { path: folder('cli') },
+      to: { path: '^lib/', pathNot: [folder('cli'), '^lib/index\\.ts$'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

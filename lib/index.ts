@@ -105,3 +105,4 @@ export type { ErrorObject } from './core/error-mapper';
 export type { ServerListener, SessionListener } from './protocol/seams/session-bus';
 export type { BodyRequest, StreamBodyRequest } from './transport/http/body-reader';
 export type { HttpRequestLike, HttpResponseLike } from './transport/http/http-like.types';
+export { isProviderClass } from './metadata/metadata-store';

@@ -141,3 +141,13 @@ export function readClassScopes(ctor: Constructor): readonly unknown[] {
 export function readMethodScopes(ctor: Constructor, propertyKey: string): readonly unknown[] {
   return Reflect.getMetadata(METADATA_KEYS.scopes, ctor.prototype, propertyKey) ?? [];
 }
+
+/**
+ * Whether `value` is a class with `@Tool`, `@Resource` or `@Prompt` members, its own or inherited:
+ * one a server can be built from (the CLI serves a module that exports such classes).
+ */
+export function isProviderClass(value: unknown): value is Constructor {
+  if (typeof value !== 'function' || typeof value.prototype !== 'object') return false;
+  const cls = value as Constructor;
+  return [METADATA_KEYS.tools, METADATA_KEYS.resources, METADATA_KEYS.prompts].some((key) => readMembers(key, cls).length > 0);
+}

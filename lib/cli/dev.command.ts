@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { valueFlag } from './arguments';
+import { EXIT, type Command, type CliIo } from './command';
+import { SERVE_FLAGS, SERVE_FLAGS_USAGE, serveSettings } from './serve.command';
+import { ServerModuleError } from './server-module';
+
+/** tsc's line at the end of each watch build: `Found 0 errors. Watching for file changes.` */
+const BUILD_DONE = /Found (\d+) errors?\. Watching for file changes\./;
+
+export const devCommand: Command = {
+  name: 'dev',
+  summary: 'rebuild with tsc --watch and restart the server after each good build',
+  usage: `Usage: phantom-mcp dev <module> [--project <tsconfig>] [--http] [--port <n>] [--host <h>] [--export <name>]
+
+Runs the project's own TypeScript compiler in watch mode and serves the module (as serve does,
+same flags) after the first good build, restarting it after each good build that follows, with
+one line on stderr per restart; a build with errors keeps the last good server running.
+tsc's output goes to stderr, so stdout stays the MCP pipe over stdio. Over stdio a restart ends
+the client's session (the client reconnects); over --http with a fixed --port the URL
+stays the same.
+
+  --project <p>   the tsconfig.json (or its folder) to build (default: the working directory's)
+${SERVE_FLAGS_USAGE}
+`,
+  positionals: ['module'],
+  flags: { ...SERVE_FLAGS, project: 'value' },
+  async run(args, io) {
+    serveSettings(args, io);
+    const project = resolve(io.cwd, valueFlag(args, 'project') ?? '.');
+    const tsc = compilerOf(project, io.cwd);
+    const serveArgs = ['serve', args.positionals.module, ...passedOn(args.flags)];
+    return new DevLoop(io, tsc, project, serveArgs).run();
+  },
+};
+
+/**
+ * The project's own tsc (typescript resolved from the project), run with this node: `npx tsc`
+ * would fetch an unrelated package named "tsc" from the registry when typescript is missing.
+ */
+function compilerOf(project: string, cwd: string): string {
+  try {
+    return createRequire(join(project, 'package.json')).resolve('typescript/bin/tsc');
+  } catch {
+    try {
+      return createRequire(join(cwd, 'package.json')).resolve('typescript/bin/tsc');
+    } catch {
+      throw new ServerModuleError(`typescript is not installed in ${project}: npm install --save-dev typescript`);
+    }
+  }
+}
+
+function passedOn(flags: Readonly<Record<string, string | true>>): string[] {
+  return Object.entries(flags).filter(([name]) => name !== 'project').flatMap(([name, value]) => (value === true ? [`--${name}`] : [`--${name}`, value]));
+}
+
+/** One watcher and the server it restarts. */
+class DevLoop {
+  private server?: ChildProcess;
+  private builds = 0;
+  /** Restarts run one after another, so two quick builds never leave two servers. */
+  private restarting: Promise<void> = Promise.resolve();
+  private stopping = false;
+
+  constructor(private readonly io: CliIo, private readonly tsc: string, private readonly project: string, private readonly serveArgs: readonly string[]) {}
+
+  async run(): Promise<number> {
+    const watcher = spawn(process.execPath, [this.tsc, '-p', this.project, '--watch', '--preserveWatchOutput'], { cwd: this.io.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [watcher.stdout!, watcher.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => this.fromCompiler(line));
+    }
+    const stopped = new Promise<void>((done) => {
+      const stop = () => {
+        if (this.stopping) process.exit(1);
+        this.stopping = true;
+        watcher.kill('SIGTERM');
+        void this.restarting.then(() => this.stopServer()).then(done);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    const [code] = (await Promise.race([once(watcher, 'exit'), stopped.then(() => [0])])) as [number | null];
+    if (this.stopping) {
+      await stopped;
+      return EXIT.ok;
+    }
+    await this.restarting.then(() => this.stopServer());
+    this.io.err(`phantom-mcp dev: tsc exited (${String(code)})\n`);
+    return EXIT.failed;
+  }
+
+  private fromCompiler(line: string): void {
+    this.io.err(`${line}\n`);
+    const done = BUILD_DONE.exec(line);
+    if (!done || this.stopping) return;
+    if (done[1] !== '0') {
+      this.io.err(`phantom-mcp dev: the build has errors; ${this.server ? 'the last good build keeps running' : 'waiting for a good build'}\n`);
+      return;
+    }
+    this.restarting = this.restarting.then(() => this.restart());
+  }
+
+  private async restart(): Promise<void> {
+    await this.stopServer();
+    if (this.stopping) return;
+    this.builds += 1;
+    const child = spawn(process.execPath, [join(__dirname, 'main.js'), ...this.serveArgs], { cwd: this.io.cwd, stdio: 'inherit' });
+    this.server = child;
+    child.once('exit', (code, signal) => {
+      if (this.server === child) this.server = undefined;
+      if (!this.stopping && !child.killed) this.io.err(`phantom-mcp dev: the server exited (${signal ?? code}); waiting for the next good build\n`);
+    });
+    this.io.err(`phantom-mcp dev: ${this.builds === 1 ? 'started' : 'restarted'} the server after build ${this.builds} (pid ${child.pid})\n`);
+  }
+
+  /** SIGTERM, as serve expects: calls in flight finish first. */
+  private async stopServer(): Promise<void> {
+    const child = this.server;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
