@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { eventually } from '../../support/eventually';
+import { packedPackage, REPOSITORY } from '../../support/packed-package';
 
-/** The repository's root, from dist/spec/cli/support. */
-export const REPO = join(__dirname, '..', '..', '..', '..');
+/** The repository's root. */
+export const REPO = REPOSITORY;
 
 /**
  * What the installed package needs at run time but leaves to the project (its peer
@@ -55,8 +56,7 @@ export function installedCli(): Promise<InstalledCli> {
 async function install(): Promise<InstalledCli> {
   const root = mkdtempSync(join(tmpdir(), 'phantom-mcp-cli-spec-'));
   process.once('exit', () => rmSync(root, { recursive: true, force: true }));
-  const { stdout } = await run('npm', ['pack', '--pack-destination', root, '--silent'], { cwd: REPO });
-  const tarball = join(root, stdout.trim().split('\n').pop()!);
+  const tarball = await packedPackage();
   const project = join(root, 'project');
   mkdirSync(join(project, 'node_modules'), { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'cli-spec-project', version: '1.0.0', private: true }));
