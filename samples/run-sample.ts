@@ -32,7 +32,7 @@ export async function runSample(server: PhantomServer, argv: readonly string[] =
  * The first SIGINT or SIGTERM closes the server: calls in flight finish (within the server's
  * `shutdownTimeoutMs`), then the process exits 0. A second signal exits at once, with 1.
  */
-function closeOnSignals(server: PhantomServer): void {
+export function closeOnSignals(server: PhantomServer): void {
   let closing = false;
   const stop = (signal: NodeJS.Signals) => {
     if (closing) process.exit(1);
