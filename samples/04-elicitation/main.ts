@@ -87,10 +87,14 @@ export interface Serving {
  * node dist/samples/04-elicitation/main.js --http --port 3000
  * node dist/samples/04-elicitation/main.js --http --port 3000 --host 0.0.0.0 --public-url https://greeter.example.com
  */
-export async function serve(argv: readonly string[], log: (line: string) => void = (line) => process.stderr.write(line)): Promise<Serving> {
-  const overHttp = argv.includes('--http');
+export function serve(argv: readonly string[], log?: (line: string) => void): Promise<Serving> {
   const page = new ConnectPage();
-  const server = createServer(page);
+  return serveWithPage(createServer(page), page, argv, log);
+}
+
+/** `serve()` for any server whose tools send users to `page` (the showcase's). */
+export async function serveWithPage(server: PhantomServer, page: ConnectPage, argv: readonly string[], log: (line: string) => void = (line) => process.stderr.write(line)): Promise<Serving> {
+  const overHttp = argv.includes('--http');
   page.onSubmitted((elicitationId) => server.notifyElicitationComplete(elicitationId));
   const mcp = overHttp ? server.httpHandler() : undefined;
   await server.start();
@@ -121,8 +125,9 @@ function route(page: ConnectPage, mcp: StreamableHttpHandler | undefined, req: I
   res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found\n');
 }
 
-async function main(argv: readonly string[]): Promise<void> {
-  const serving = await serve(argv);
+/** Runs a sample with its page until its stdio client goes, or a signal (`runSample` for servers that send users to a page). */
+export async function runWithPage(server: PhantomServer, page: ConnectPage, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const serving = await serveWithPage(server, page, argv);
   closeOnSignals(serving.server);
   await serving.done;
   await serving.close();
@@ -130,7 +135,8 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).catch((error: unknown) => {
+  const page = new ConnectPage();
+  runWithPage(createServer(page), page).catch((error: unknown) => {
     process.stderr.write(`greeter: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
