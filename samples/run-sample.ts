@@ -1,5 +1,5 @@
 import type { HttpOptions, PhantomServer } from '../lib';
-import { serve } from '../lib/cli/serving';
+import { closeOnSignals as onSignalsClose, serve } from '../lib/cli/serving';
 
 /**
  * How every sample starts when run directly: over stdio by default, or over Streamable HTTP with
@@ -21,6 +21,18 @@ export async function runSample(server: PhantomServer, argv: readonly string[] =
     process.exit(1);
   }
   process.exit(0);
+}
+
+/**
+ * The first SIGINT or SIGTERM closes the server: calls in flight finish (within the server's
+ * `shutdownTimeoutMs`), then the process exits 0 (1 when closing fails). A second signal exits
+ * at once, with 1. For samples that serve more than `runSample` does (04's page).
+ */
+export function closeOnSignals(server: PhantomServer): void {
+  onSignalsClose(server, (line) => process.stderr.write(`${line}\n`)).then(() => process.exit(0), (error: unknown) => {
+    process.stderr.write(`${String(error instanceof Error ? error.message : error)}\n`);
+    process.exit(1);
+  });
 }
 
 /** The value after `flag` in `argv`, if the flag is there. */

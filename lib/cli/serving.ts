@@ -32,8 +32,8 @@ export async function serve(server: PhantomServer, settings: ServeSettings): Pro
   await server.close();
 }
 
-/** Settles once a signal has closed the server. */
-function closeOnSignals(server: PhantomServer, log: (line: string) => void): Promise<void> {
+/** Settles once a signal has closed the server (a second signal exits at once, with 1). */
+export function closeOnSignals(server: PhantomServer, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let closing = false;
     const stop = (signal: NodeJS.Signals) => {

@@ -5,6 +5,8 @@ import * as hello from '../../samples/01-hello-tool/main';
 import * as resources from '../../samples/02-resources/main';
 import * as prompts from '../../samples/03-prompts/main';
 import * as elicitation from '../../samples/04-elicitation/main';
+import { ConnectPage } from '../../samples/04-elicitation/connect-page';
+import { PendingAnswers } from '../../samples/04-elicitation/pending-answers';
 import * as di from '../../samples/05-dependency-injection/main';
 import * as pipeline from '../../samples/06-pipeline/main';
 import * as nest from '../../samples/08-nestjs/main';
@@ -95,11 +97,29 @@ describe('samples', () => {
       expect(await greet(() => ({}), {} as never)).to.deep.equal({ content: [{ type: 'text', text: 'Hello stranger' }] });
     });
 
-    it('sends a URL elicitation when the client supports it', async () => {
-      const channel = new FakeChannel(() => ({ action: 'accept' }));
-      const result = await ok(server, 'tools/call', { name: 'authenticate' }, new Context({ channel, clientCapabilities: { elicitation: { url: {} } } }));
-      expect(result.content[0].text).to.equal('Authenticated');
-      expect(channel.requests[0].params).to.include({ mode: 'url', message: 'Please sign in' });
+    context('when the client supports URL elicitation', () => {
+      const answers = new PendingAnswers();
+      const urlServer = elicitation.createServer(new ConnectPage(answers, { publicUrl: 'http://127.0.0.1:3000' }));
+      const authenticate = (answer: (params: any) => any) =>
+        ok(urlServer, 'tools/call', { name: 'authenticate' }, new Context({ channel: new FakeChannel((_method, params) => answer(params)), clientCapabilities: { elicitation: { url: {} } } }));
+
+      it('sends the user to this server\'s own page and resumes with the name typed there', async () => {
+        let sent: any;
+        const result = await authenticate((params) => {
+          sent = params;
+          answers.settle(params.elicitationId, 'Ada');   // what the page does when the form is posted
+          return { action: 'accept' };
+        });
+        expect(sent).to.include({ mode: 'url', message: 'Please sign in', url: `http://127.0.0.1:3000/connect/${sent.elicitationId}` });
+        expect(result.content[0].text).to.equal('Authenticated as Ada');
+      });
+
+      it('gives the page up when the user declines', async () => {
+        let id = '';
+        const result = await authenticate((params) => ((id = params.elicitationId), { action: 'decline' }));
+        expect(result.isError).to.equal(true);
+        expect(answers.find(id)).to.equal(undefined);
+      });
     });
   });
 
