@@ -56,6 +56,17 @@ describe('connect (phantom-mcp/testing), stateless era', () => {
       expect(textOf(await client.readResource({ uri: 'weather://asked' }))).to.equal('Oslo');
     });
 
+    it('answers rounds that follow one another, sending back the requestState', async () => {
+      const asked: string[] = [];
+      const elicit = (params: { message: string }) => {
+        asked.push(params.message);
+        return { action: 'accept', content: { city: params.message === 'From?' ? 'Oslo' : 'Bergen' } } as const;
+      };
+      client = await connect(weatherServer(), { era: 'stateless', elicit });
+      expect(textOf(await client.callTool({ name: 'route', arguments: {} }))).to.equal('Oslo -> Bergen');
+      expect(asked).to.deep.equal(['From?', 'To?']);
+    });
+
     it('gives up after maxRounds (default 10), saying so', async () => {
       client = await connect(weatherServer(), { era: 'stateless', elicit: OSLO });
       const error = await rejection(client.callTool({ name: 'endless', arguments: {} }));
@@ -63,9 +74,11 @@ describe('connect (phantom-mcp/testing), stateless era', () => {
     });
 
     it('takes another bound through maxRounds', async () => {
-      client = await connect(weatherServer(), { era: 'stateless', elicit: OSLO, maxRounds: 2 });
+      let answered = 0;
+      client = await connect(weatherServer(), { era: 'stateless', elicit: () => { answered += 1; return OSLO; }, maxRounds: 2 });
       const error = await rejection(client.callTool({ name: 'endless', arguments: {} }));
       expect(error.message).to.match(/after 2 rounds/);
+      expect(answered).to.equal(2);
     });
 
     it('fails the call, naming the option, when the server asks for what the test did not answer', async () => {

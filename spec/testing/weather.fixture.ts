@@ -50,9 +50,19 @@ export class WeatherTools {
     return `${city.action === 'accept' ? city.content.city : '-'} | ${text} | ${roots.map((root) => root.uri).join(',')}`;
   }
 
-  @Tool({ description: 'Asks one question per round, for ever' })
+  @Tool({ description: 'Asks one question per round, for as long as the answers come' })
   async endless(_: unknown, ctx: Context) {
-    for (let round = 0; ; round += 1) await ctx.elicit(CityForm, { key: `round-${round}` });
+    for (let round = 0; ; round += 1) {
+      const answer = await ctx.elicit(CityForm, { key: `round-${round}` });
+      if (answer.action !== 'accept') return `stopped at round ${round}`;
+    }
+  }
+
+  @Tool({ description: 'Asks for two cities, one after the other (two rounds in the stateless era)' })
+  async route(_: unknown, ctx: Context) {
+    const from = await ctx.elicit(CityForm, { message: 'From?' });
+    const to = await ctx.elicit(CityForm, { message: 'To?' });
+    return from.action === 'accept' && to.action === 'accept' ? `${from.content.city} -> ${to.content.city}` : 'no route';
   }
 
   @Tool({ description: 'Who is calling' })
