@@ -148,6 +148,27 @@ module.exports = {
       from: { path: folder('cli') },
       to: { path: '^lib/', pathNot: [folder('cli'), '^lib/index\\.ts$'] },
     },
+    {
+      name: 'testing-kit-uses-the-public-api',
+      comment: 'The testing kit (lib/testing, the phantom-mcp/testing subpath) is written as a user writes: against the public API (lib/index.ts) and the official SDK, so what it can do, a user can do.',
+      severity: 'error',
+      from: { path: folder('testing') },
+      to: { path: '^lib/', pathNot: [folder('testing'), '^lib/index\\.ts$'] },
+    },
+    {
+      name: 'nothing-imports-the-testing-kit',
+      comment: 'lib/testing is a subpath of its own: the framework never imports it, so a server runs without it.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: folder('testing') },
+      to: { path: folder('testing') },
+    },
+    {
+      name: 'only-the-testing-kit-uses-the-sdk',
+      comment: 'The official SDK is an optional peer dependency of the testing kit alone: nothing else in lib/ may need it at run time or in its types.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: folder('testing') },
+      to: { path: 'node_modules/@modelcontextprotocol/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

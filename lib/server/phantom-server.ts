@@ -1,4 +1,4 @@
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
 import { definedOnly } from '../core/defined-only';
@@ -101,6 +101,29 @@ export class PhantomServer {
     const problems = this.instances.problems(built);
     if (problems.length > 0) throw new DefinitionError(problems);
     this.router.use(members);
+    return this;
+  }
+
+  /**
+   * Replaces what the server's container gives for `token` with `value`: a fake service in a test
+   * (`phantom-mcp/testing` passes its `overrides` here). Provider, guard and interceptor instances
+   * are built on first use and kept for the server's life, so a replacement reaches them only
+   * while the server has built none: afterwards this throws (`override_too_late`; make a new
+   * server per test). With the `resolve` option the other container owns the instances, so
+   * replace the service there instead (`override_with_resolve`).
+   *
+   * @example
+   * const server = new PhantomServer({ name: 'weather', version: '1.0.0', providers: [WeatherTools] });
+   * server.override(WeatherApi, { forecast: async () => ({ city: 'Oslo', celsius: 21 }) });
+   */
+  override<T>(token: InjectionToken<T>, value: T): this {
+    if (this.options.resolve) {
+      throw new PhantomError('override_with_resolve', 'PhantomServer#override: this server takes its instances from the resolve option; replace the service in the container behind it');
+    }
+    if (this.built) {
+      throw new PhantomError('override_too_late', `PhantomServer#override(${tokenName(token)}): the server has built its providers already (it served a request), so they keep what they were given; override before the first request, on a new server per test`);
+    }
+    this.container.register(token, { useValue: value });
     return this;
   }
 
@@ -285,7 +308,13 @@ export class PhantomServer {
   /** Where provider, guard and interceptor instances come from: the child container, or the `resolve` option. */
   private readonly instances: InstanceSource;
 
-  private readonly resolve = (cls: Constructor): object => this.instances.resolve(cls);
+  /** Whether any provider, guard or interceptor instance was built: `override()` is too late from then on. */
+  private built = false;
+
+  private readonly resolve = (cls: Constructor): object => {
+    this.built = true;
+    return this.instances.resolve(cls);
+  };
 }
 
 /** The listener's readiness checks, with the shared store's first: not ready while it cannot be reached. */
@@ -294,6 +323,11 @@ function withStoreReadiness(options: ListenOptions, store: SharedStores | undefi
   const own = options.health?.ready;
   const checks = own === undefined ? [] : typeof own === 'function' ? [own] : [...own];
   return { ...options, health: { ...options.health, ready: [() => store.ready(), ...checks] } };
+}
+
+function tokenName(token: InjectionToken<unknown>): string {
+  if (typeof token === 'function') return token.name || '(anonymous class)';
+  return typeof token === 'symbol' ? token.toString() : typeof token === 'string' ? token : 'a token';
 }
 
 /** 8 KiB: far beyond any real resource URI, small enough that matching one costs nothing. */

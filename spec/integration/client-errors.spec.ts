@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { ElicitRequestSchema, ErrorCode as SdkErrorCode, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ErrorCode as SdkErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { IsString } from 'class-validator';
 import {
   ClientError, Context, Elicit, Field, InMemoryTransport, PhantomServer, Prompt, SILENT_DIAGNOSTICS, Tool, userText, type Diagnostics, type HttpListener,
 } from '../../lib';
-import { connectHttp, connectInMemory } from './support/sdk-clients';
+import { connect, structuredOf } from 'phantom-mcp/testing';
+import { connectHttp } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
 
 @Elicit({ message: 'Your name?' })
@@ -83,8 +84,7 @@ describe('ClientError: errors the client answers with', () => {
 
   context('when the official client\'s elicitation handler throws (in memory)', () => {
     it('ends a tool that lets it pass with an isError result, not with the client\'s -32601', async () => {
-      const client = await connectInMemory(server, { elicitation: { form: {} } });
-      client.setRequestHandler(ElicitRequestSchema, async () => { throw new McpError(SdkErrorCode.MethodNotFound, 'no forms here'); });
+      const client = await connect(server, { elicit: async () => { throw new McpError(SdkErrorCode.MethodNotFound, 'no forms here'); } });
       const result = await client.callTool({ name: 'careless' });
       expect(result).to.deep.equal({
         content: [{ type: 'text', text: 'The client answered elicitation/create with error -32601: MCP error -32601: no forms here' }],
@@ -94,16 +94,14 @@ describe('ClientError: errors the client answers with', () => {
     });
 
     it('lets the tool see the client\'s method, code and message', async () => {
-      const client = await connectInMemory(server, { elicitation: { form: {} } });
-      client.setRequestHandler(ElicitRequestSchema, async () => { throw new Error('the user closed the window'); });
+      const client = await connect(server, { elicit: async () => { throw new Error('the user closed the window'); } });
       const result = await client.callTool({ name: 'careful' });
       expect(result.content).to.deep.equal([{ type: 'text', text: 'elicitation/create failed: -32603 the user closed the window' }]);
       await client.close();
     });
 
     it('answers a prompt that lets it pass with an internal error of its own', async () => {
-      const client = await connectInMemory(server, { elicitation: { form: {} } });
-      client.setRequestHandler(ElicitRequestSchema, async () => { throw new McpError(SdkErrorCode.MethodNotFound, 'no forms here'); });
+      const client = await connect(server, { elicit: async () => { throw new McpError(SdkErrorCode.MethodNotFound, 'no forms here'); } });
       const failure = await client.getPrompt({ name: 'named' }).then(() => undefined, (error: McpError) => error);
       expect(failure?.code).to.equal(-32603);
       await client.close();
@@ -112,8 +110,7 @@ describe('ClientError: errors the client answers with', () => {
     it('tells the client what failed in that error, and writes nothing to the diagnostics (the client can cause it at will)', async () => {
       const logged: string[] = [];
       const watched = newServer({ error: (message) => { logged.push(message); }, warn: (message) => { logged.push(message); } });
-      const client = await connectInMemory(watched, { elicitation: { form: {} } });
-      client.setRequestHandler(ElicitRequestSchema, async () => { throw new McpError(SdkErrorCode.MethodNotFound, 'no forms here'); });
+      const client = await connect(watched, { elicit: async () => { throw new McpError(SdkErrorCode.MethodNotFound, 'no forms here'); } });
       const failure = await client.getPrompt({ name: 'named' }).then(() => undefined, (error: McpError) => error);
       expect(failure?.message).to.equal('MCP error -32603: The client answered elicitation/create with error -32601: MCP error -32601: no forms here');
       expect(logged).to.deep.equal([]);
@@ -187,10 +184,8 @@ describe('Context#listRoots', () => {
   afterEach(() => server.close());
 
   it('returns the roots of a well-formed answer', async () => {
-    const client = await connectInMemory(server, { roots: {} });
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///home/ada', name: 'home' }, { uri: 'file:///tmp' }] }));
-    const result = await client.callTool({ name: 'roots' });
-    expect(result.structuredContent).to.deep.equal({ roots: [{ uri: 'file:///home/ada', name: 'home' }, { uri: 'file:///tmp' }] });
+    const client = await connect(server, { roots: [{ uri: 'file:///home/ada', name: 'home' }, { uri: 'file:///tmp' }] });
+    expect(structuredOf(await client.callTool({ name: 'roots' }))).to.deep.equal({ roots: [{ uri: 'file:///home/ada', name: 'home' }, { uri: 'file:///tmp' }] });
     await client.close();
   });
 

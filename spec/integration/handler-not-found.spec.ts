@@ -6,7 +6,7 @@ import {
   Field, PhantomServer, Prompt, Resource, ResourceNotFoundError, ToolError, userText,
   type Diagnostics, type HttpListener,
 } from '../../lib';
-import { connectInMemory } from './support/sdk-clients';
+import { connect } from 'phantom-mcp/testing';
 import { call, meta } from './support/stateless-client';
 
 describe('resource and prompt handlers that report not found', () => {
@@ -51,7 +51,7 @@ describe('resource and prompt handlers that report not found', () => {
 
   context('in the session era, through the official client', () => {
     let client: Client;
-    before(async () => { client = await connectInMemory(makeServer()); });
+    before(async () => { client = await connect(makeServer()); });
     after(async () => { await client.close(); });
 
     const rejection = async (promise: Promise<unknown>): Promise<any> => {

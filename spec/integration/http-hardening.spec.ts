@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, SILENT_DIAGNOSTICS, type HttpListener, type PhantomServer } from '../../lib';
 import { everythingServer, Extra } from './support/everything.fixture';
-import { connectInMemory } from './support/sdk-clients';
+import { connect as connectClient } from 'phantom-mcp/testing';
 import { INITIALIZE, MCP_ACCEPT, openSession, post, send } from './support/raw-http';
 
 interface RawAnswer { status: number; body: any }
@@ -127,7 +127,7 @@ describe('StreamableHttpHandler', () => {
         expect(refused.status).to.equal(503);
         expect(refused.json).to.deep.include({ id: 3 });
         expect(refused.json.error.code).to.equal(ErrorCode.TooManySessions);
-        expect(await connectInMemory(capped).then(() => 'connected', (error: { code?: number }) => error.code)).to.equal(ErrorCode.TooManySessions);
+        expect(await connectClient(capped).then(() => 'connected', (error: { code?: number }) => error.code)).to.equal(ErrorCode.TooManySessions);
 
         await send(cappedListener.url, 'DELETE', { 'mcp-session-id': first });
         expect((await post(cappedListener.url, INITIALIZE)).status).to.equal(200);

@@ -4,7 +4,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Context, InMemorySessionStore, InMemoryTransport, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Diagnostics, type HttpListener, type PhantomServerOptions } from '../../lib';
 import { everythingServer } from './support/everything.fixture';
-import { connectHttp, connectInMemory } from './support/sdk-clients';
+import { connect } from 'phantom-mcp/testing';
+import { connectHttp } from './support/sdk-clients';
 import { INITIALIZE, openSession, post } from './support/raw-http';
 import { call, meta } from './support/stateless-client';
 
@@ -86,7 +87,7 @@ describe('server limits', () => {
 
       it('applies the default of 100 on a pipe', async () => {
         const server = holderServer();
-        const client = await connectInMemory(server);
+        const client = await connect(server);
         running = 0;
         const controllers = Array.from({ length: 100 }, () => new AbortController());
         const calls = controllers.map((controller) => client.callTool({ name: 'hold' }, undefined, { signal: controller.signal }).catch(() => 'aborted'));
@@ -168,11 +169,11 @@ describe('server limits', () => {
       it('refuses initialize on another pipe with -32005, and accepts it once a pipe has closed (official client, in memory)', async () => {
         const sessions = new InMemorySessionStore();
         const server = holderServer({ maxSessions: 1, sessionStore: sessions });
-        const first = await connectInMemory(server);
-        expect((await errorOf(connectInMemory(server))).code).to.equal(-32005);
+        const first = await connect(server);
+        expect((await errorOf(connect(server))).code).to.equal(-32005);
         await first.close();
         while (await sessions.count() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-        const again = await connectInMemory(server);
+        const again = await connect(server);
         expect(await again.ping()).to.deep.equal({});
         await again.close();
         await server.close();
@@ -201,7 +202,7 @@ describe('server limits', () => {
     context('when a session is subscribed to as many resources as the limit', () => {
       it('refuses another with -32602 saying so, takes a repeated one, and accepts again after an unsubscribe', async () => {
         const server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS, maxSubscriptionsPerSession: 3 });
-        const client = await connectInMemory(server);
+        const client = await connect(server);
         for (const n of [1, 2, 3]) await client.subscribeResource({ uri: item(n) });
         const refused = await errorOf(client.subscribeResource({ uri: item(4) }));
         expect(refused.code).to.equal(-32602);
@@ -216,7 +217,7 @@ describe('server limits', () => {
 
       it('applies the default of 1,000', async () => {
         const server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS });
-        const client = await connectInMemory(server);
+        const client = await connect(server);
         for (let n = 0; n < 1000; n += 1) await client.subscribeResource({ uri: item(n) });
         expect((await errorOf(client.subscribeResource({ uri: item(1000) }))).data).to.deep.equal({ maxSubscriptionsPerSession: 1000 });
         await client.close();
@@ -297,7 +298,7 @@ describe('server limits', () => {
 
     before(async () => {
       server = everythingServer({ diagnostics: SILENT_DIAGNOSTICS });
-      client = await connectInMemory(server);
+      client = await connect(server);
     });
 
     after(async () => {
@@ -336,7 +337,7 @@ describe('server limits', () => {
     context('when the server sets its own limit', () => {
       it('applies it', async () => {
         const strict = everythingServer({ diagnostics: SILENT_DIAGNOSTICS, maxUriLength: 16 });
-        const small = await connectInMemory(strict);
+        const small = await connect(strict);
         expect((await errorOf(small.readResource({ uri: 'test://items/12345' }))).message).to.contain('up to 16');
         expect((await small.readResource({ uri: 'test://items/1' })).contents).to.have.length(1);
         await small.close();

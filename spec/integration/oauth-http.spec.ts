@@ -8,7 +8,7 @@ import {
 } from '../../lib';
 import { AS_CLIENTS, AuthorizationServerFixture } from '../support/authorization-server.fixture';
 import { bearer, claims, connectWithClientCredentials, freePort } from './support/oauth-http';
-import { connectInMemory } from './support/sdk-clients';
+import { connect } from 'phantom-mcp/testing';
 import { call, meta } from './support/stateless-client';
 import { INITIALIZE, openSession, post, send } from './support/raw-http';
 
@@ -235,7 +235,7 @@ describe('PhantomServer#listen', () => {
 
     describe('over a pipe (in-process)', () => {
       it('leaves the JSON-RPC error of a scoped call as it is', async () => {
-        const client = await connectInMemory(server);
+        const client = await connect(server);
         const error = await client.callTool({ name: 'notes_read' }).catch((e: unknown) => e);
         await client.close();
         expect(error).to.not.be.instanceOf(StreamableHTTPError);

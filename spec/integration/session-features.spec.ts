@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import {
-  ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema,
+  LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema, ElicitationCompleteNotificationSchema, McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { connect, expectToolError, structuredOf, textOf, type ElicitAnswer } from 'phantom-mcp/testing';
 import { InMemoryTransport } from '../../lib';
-import { connectInMemory } from './support/sdk-clients';
 import { Extra, everythingServer, observed } from './support/everything.fixture';
 import { SEED_REQUESTED_SCHEMA } from '../support/seed-form';
 
@@ -14,7 +14,7 @@ const GOOD_ANSWER = { name: 'Ada', email: 'ada@example.com', role: 'pm' };
 describe('session era, with the official SDK client (in-memory)', () => {
   describe('initialize', () => {
     it('negotiates the newest version and reports server info, capabilities and instructions', async () => {
-      const client = await connectInMemory(everythingServer());
+      const client = await connect(everythingServer());
       expect(client.getServerVersion()).to.deep.equal({ name: 'everything', version: '1.2.3' });
       expect(client.getInstructions()).to.equal('Use every tool');
       expect(client.getServerCapabilities()).to.deep.equal({
@@ -53,7 +53,7 @@ describe('session era, with the official SDK client (in-memory)', () => {
 
   describe('every method', () => {
     it('lists, calls, reads, gets and completes', async () => {
-      const client = await connectInMemory(everythingServer());
+      const client = await connect(everythingServer());
       expect((await client.listTools()).tools.map((t) => t.name)).to.include.members(['echo', 'steps', 'greet']);
       expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).to.deep.equal({ content: [{ type: 'text', text: 'hi' }] });
       expect((await client.listResources()).resources.map((r) => r.uri)).to.deep.equal(['test://watched']);
@@ -67,14 +67,14 @@ describe('session era, with the official SDK client (in-memory)', () => {
     });
 
     it('rejects an unknown tool with -32602', async () => {
-      const client = await connectInMemory(everythingServer());
+      const client = await connect(everythingServer());
       const error = await client.callTool({ name: 'nope' }).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(McpError).with.property('code', -32602);
       await client.close();
     });
 
     it('rejects an unknown resource with -32002', async () => {
-      const client = await connectInMemory(everythingServer());
+      const client = await connect(everythingServer());
       const error = await client.readResource({ uri: 'test://nothing' }).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(McpError).with.property('code', -32002);
       await client.close();
@@ -82,15 +82,9 @@ describe('session era, with the official SDK client (in-memory)', () => {
   });
 
   describe('elicitation', () => {
-    const withAnswer = async (answer: (params: any) => any, capabilities: object = { elicitation: { form: {}, url: {} } }) => {
-      const client = await connectInMemory(everythingServer(), capabilities);
-      const seen: any[] = [];
-      if ('elicitation' in capabilities) client.setRequestHandler(ElicitRequestSchema, async (request) => { seen.push(request.params); return answer(request.params); });
-      return { client, seen };
-    };
-
     it('hands the tool a validated instance on accept', async () => {
-      const { client, seen } = await withAnswer(() => ({ action: 'accept', content: GOOD_ANSWER }));
+      const seen: unknown[] = [];
+      const client = await connect(everythingServer(), { elicit: (params) => { seen.push(params); return { action: 'accept', content: GOOD_ANSWER }; } });
       expect(await client.callTool({ name: 'greet' })).to.deep.equal({ content: [{ type: 'text', text: 'Hello Ada (pm)' }] });
       expect(seen[0]).to.deep.equal({
         mode: 'form',
@@ -102,35 +96,36 @@ describe('session era, with the official SDK client (in-memory)', () => {
 
     for (const action of ['decline', 'cancel']) {
       it(`reports ${action} to the tool`, async () => {
-        const { client } = await withAnswer(() => ({ action }));
-        expect(await client.callTool({ name: 'greet' })).to.deep.equal({ content: [{ type: 'text', text: `Elicitation ${action}` }], isError: true });
+        const client = await connect(everythingServer(), { elicit: { action } as ElicitAnswer });
+        expect(expectToolError(await client.callTool({ name: 'greet' }))).to.equal(`Elicitation ${action}`);
         await client.close();
       });
     }
 
     it('reports a timeout when the client never answers', async () => {
-      const client = await connectInMemory(everythingServer({ requestTimeoutMs: 50 }), { elicitation: { form: {} } });
-      client.setRequestHandler(ElicitRequestSchema, () => new Promise(() => {}));
-      expect(await client.callTool({ name: 'greet' })).to.deep.equal({ content: [{ type: 'text', text: 'Elicitation timeout' }], isError: true });
+      const client = await connect(everythingServer({ requestTimeoutMs: 50 }), { elicit: () => new Promise(() => {}) });
+      expect(expectToolError(await client.callTool({ name: 'greet' }))).to.equal('Elicitation timeout');
       await client.close();
     });
 
     it('falls back when the client cannot elicit', async () => {
-      const { client } = await withAnswer(() => ({}), {});
-      expect(await client.callTool({ name: 'greet' })).to.deep.equal({ content: [{ type: 'text', text: 'Hello stranger' }] });
+      const client = await connect(everythingServer());
+      expect(textOf(await client.callTool({ name: 'greet' }))).to.equal('Hello stranger');
       await client.close();
     });
 
     it('sends URL mode and the completion notification', async () => {
       const server = everythingServer();
-      const client = await connectInMemory(server, { elicitation: { url: {} } });
+      const client = await connect(server, {
+        capabilities: { elicitation: { url: {} } },
+        elicit: (params) => {
+          expect(params).to.deep.equal({ mode: 'url', message: 'Sign in', url: 'https://example.com/sign-in?e=fixture-1', elicitationId: 'fixture-1' });
+          setTimeout(() => server.notifyElicitationComplete('fixture-1'), 5);
+          return { action: 'accept' };
+        },
+      });
       const completed: string[] = [];
       client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => { completed.push(n.params.elicitationId); });
-      client.setRequestHandler(ElicitRequestSchema, async (request) => {
-        expect(request.params).to.deep.equal({ mode: 'url', message: 'Sign in', url: 'https://example.com/sign-in?e=fixture-1', elicitationId: 'fixture-1' });
-        setTimeout(() => server.notifyElicitationComplete('fixture-1'), 5);
-        return { action: 'accept' };
-      });
       expect((await client.callTool({ name: 'signIn' })).content).to.deep.equal([{ type: 'text', text: 'signed in' }]);
       await new Promise((r) => setTimeout(r, 20));
       expect(completed).to.deep.equal(['fixture-1']);
@@ -138,7 +133,7 @@ describe('session era, with the official SDK client (in-memory)', () => {
     });
 
     it('answers a tool that needs a URL elicitation with -32042 and the elicitations', async () => {
-      const client = await connectInMemory(everythingServer(), { elicitation: { url: {} } });
+      const client = await connect(everythingServer(), { capabilities: { elicitation: { url: {} } } });
       const error: any = await client.callTool({ name: 'guarded' }).catch((e: unknown) => e);
       expect(error.code).to.equal(-32042);
       expect(error.data).to.deep.equal({ elicitations: [{ mode: 'url', message: 'Authorise', url: 'https://example.com/authorise', elicitationId: 'auth-1' }] });
@@ -148,23 +143,21 @@ describe('session era, with the official SDK client (in-memory)', () => {
 
   describe('sampling and roots', () => {
     it('asks the client model', async () => {
-      const client = await connectInMemory(everythingServer(), { sampling: {} });
-      client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'hi!' }, model: 'm' }));
-      expect((await client.callTool({ name: 'ask' })).content).to.deep.equal([{ type: 'text', text: 'model said: hi!' }]);
+      const client = await connect(everythingServer(), { sample: { role: 'assistant', content: { type: 'text', text: 'hi!' }, model: 'm' } });
+      expect(textOf(await client.callTool({ name: 'ask' }))).to.equal('model said: hi!');
       await client.close();
     });
 
     it('lists the client roots', async () => {
-      const client = await connectInMemory(everythingServer(), { roots: {} });
-      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
-      expect((await client.callTool({ name: 'roots' })).structuredContent).to.deep.equal({ roots: [{ uri: 'file:///work', name: 'work' }] });
+      const client = await connect(everythingServer(), { roots: [{ uri: 'file:///work', name: 'work' }] });
+      expect(structuredOf(await client.callTool({ name: 'roots' }))).to.deep.equal({ roots: [{ uri: 'file:///work', name: 'work' }] });
       await client.close();
     });
   });
 
   describe('progress and logging', () => {
     it('delivers progress for the request token', async () => {
-      const client = await connectInMemory(everythingServer());
+      const client = await connect(everythingServer());
       const progress: unknown[] = [];
       await client.callTool({ name: 'steps' }, undefined, { onprogress: (p) => progress.push(p) });
       expect(progress).to.deep.equal([
@@ -174,7 +167,7 @@ describe('session era, with the official SDK client (in-memory)', () => {
     });
 
     it('filters log messages by the level the client set', async () => {
-      const client = await connectInMemory(everythingServer());
+      const client = await connect(everythingServer());
       const levels: string[] = [];
       client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { levels.push(n.params.level); });
       await client.callTool({ name: 'chatty' });
@@ -187,7 +180,7 @@ describe('session era, with the official SDK client (in-memory)', () => {
 
   describe('cancellation', () => {
     it('aborts the handler and sends no result', async () => {
-      const client = await connectInMemory(everythingServer());
+      const client = await connect(everythingServer());
       const controller = new AbortController();
       const before = observed.cancelled;
       const call = client.callTool({ name: 'wait' }, undefined, { signal: controller.signal }).catch((e: Error) => e);
@@ -203,8 +196,8 @@ describe('session era, with the official SDK client (in-memory)', () => {
   describe('subscriptions and list changes', () => {
     it('sends resources/updated to subscribers only', async () => {
       const server = everythingServer();
-      const subscriber = await connectInMemory(server);
-      const bystander = await connectInMemory(server);
+      const subscriber = await connect(server);
+      const bystander = await connect(server);
       const got = { subscriber: [] as string[], bystander: [] as string[] };
       subscriber.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { got.subscriber.push(n.params.uri); });
       bystander.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { got.bystander.push(n.params.uri); });
@@ -222,7 +215,7 @@ describe('session era, with the official SDK client (in-memory)', () => {
 
     it('announces tools/list_changed after a runtime change', async () => {
       const server = everythingServer();
-      const client = await connectInMemory(server);
+      const client = await connect(server);
       let changes = 0;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1; });
       server.add(Extra);
@@ -236,7 +229,7 @@ describe('session era, with the official SDK client (in-memory)', () => {
   describe('a long-lived pipe', () => {
     it('keeps its session, and its subscriptions, past the idle timeout', async () => {
       const server = everythingServer({ sessionIdleMs: 60 });
-      const client = await connectInMemory(server);
+      const client = await connect(server);
       const updates: string[] = [];
       client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { updates.push(n.params.uri); });
       await client.subscribeResource({ uri: 'test://watched' });
@@ -252,7 +245,7 @@ describe('session era, with the official SDK client (in-memory)', () => {
   describe('visibility', () => {
     it('hides what the application says the caller may not see', async () => {
       const server = everythingServer({ visible: (item) => !(item.kind === 'tool' && item.name === 'echo') });
-      const client = await connectInMemory(server);
+      const client = await connect(server);
       expect((await client.listTools()).tools.map((t) => t.name)).not.to.include('echo');
       expect(await client.callTool({ name: 'echo', arguments: { text: 'x' } }).catch((e: McpError) => e.code)).to.equal(-32602);
       await client.close();

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { PhantomServer, Resource, SILENT_DIAGNOSTICS, Tool, type CallHandler, type ExecutionContext, type HttpListener } from '../../lib';
 import { Extra, everythingServer, observed } from './support/everything.fixture';
-import { connectInMemory } from './support/sdk-clients';
+import { connect, textOf } from 'phantom-mcp/testing';
 import { call, meta } from './support/stateless-client';
 
 const ADA = { name: 'Ada', email: 'ada@example.com', role: 'dev' };
@@ -343,11 +343,13 @@ describe('stateless era (2026-07-28) over HTTP', () => {
 });
 
 describe('one tool class in both eras', () => {
-  it('runs the two-elicitation tool for the official SDK client (session era)', async () => {
-    const client = await connectInMemory(everythingServer(), { elicitation: { form: {} } });
-    const answers = [{ action: 'accept', content: ADA }, { action: 'accept', content: { city: 'Lisbon' } }];
-    client.setRequestHandler(ElicitRequestSchema, async () => answers.shift() as never);
-    expect((await client.callTool({ name: 'trip' })).content).to.deep.equal([{ type: 'text', text: 'Ada goes to Lisbon' }]);
-    await client.close();
-  });
+  for (const era of ['session', 'stateless'] as const) {
+    it(`runs the two-elicitation tool for the official SDK client (${era} era)`, async () => {
+      const answers: ElicitResult[] = [{ action: 'accept', content: ADA }, { action: 'accept', content: { city: 'Lisbon' } }];
+      const client = await connect(everythingServer(), { era, elicit: () => answers.shift()! });
+      expect(textOf(await client.callTool({ name: 'trip' }))).to.equal('Ada goes to Lisbon');
+      expect(answers).to.deep.equal([]);
+      await client.close();
+    });
+  }
 });

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DefinitionError, PhantomServer, SILENT_DIAGNOSTICS, Tool, type JsonObject } from '../../lib';
-import { connectInMemory } from './support/sdk-clients';
+import { connect } from 'phantom-mcp/testing';
 
 const BOOKING: JsonObject = {
   type: 'object',
@@ -34,7 +34,7 @@ describe('PhantomServer', () => {
 
       before(async () => {
         server = new PhantomServer({ name: 'bookings', version: '1', providers: [Bookings], diagnostics: SILENT_DIAGNOSTICS });
-        client = await connectInMemory(server);
+        client = await connect(server);
       });
       after(async () => {
         await client.close();

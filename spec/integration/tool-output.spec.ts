@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 import { IsDateString, IsIn, IsNumber, IsOptional, IsString, ValidateNested } from 'class-validator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PhantomServer, Tool, ToolError, ToolResult, type Diagnostics } from '../../lib';
-import { connectInMemory } from './support/sdk-clients';
+import { connect } from 'phantom-mcp/testing';
 
 class Station { @IsString() id!: string; }
 
@@ -54,7 +54,7 @@ describe('PhantomServer', () => {
 
       before(async () => {
         server = new PhantomServer({ name: 'weather', version: '1', providers: [WeatherTools], diagnostics });
-        client = await connectInMemory(server);
+        client = await connect(server);
         await client.listTools(); // the official client validates structured content from here on
       });
       after(async () => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { Context, SILENT_DIAGNOSTICS, type Diagnostics, type PhantomServer } from '../../lib';
+import { SILENT_DIAGNOSTICS, type Context, type Diagnostics, type PhantomServer } from '../../lib';
 import * as hello from '../../samples/01-hello-tool/main';
 import * as resources from '../../samples/02-resources/main';
 import * as prompts from '../../samples/03-prompts/main';
@@ -11,7 +11,7 @@ import * as di from '../../samples/05-dependency-injection/main';
 import * as pipeline from '../../samples/06-pipeline/main';
 import * as nest from '../../samples/08-nestjs/main';
 import * as showcase from '../../samples/showcase/main';
-import { FakeChannel } from '../context/fake-channel';
+import { testContext, type ElicitAnswer } from 'phantom-mcp/testing';
 import { SEED_REQUESTED_SCHEMA } from '../support/seed-form';
 
 /** A note slug nothing holds, and the names every plain object answers to. */
@@ -74,34 +74,33 @@ describe('samples', () => {
 
   describe('04-elicitation', () => {
     const server = elicitation.createServer();
-    const greet = (answer: () => any, clientCapabilities = { elicitation: {} }) =>
-      ok(server, 'tools/call', { name: 'greet' }, new Context({ channel: new FakeChannel(answer), clientCapabilities }));
+    const greet = (elicit?: ElicitAnswer) => ok(server, 'tools/call', { name: 'greet' }, testContext({ elicit }).ctx);
 
     it('sends the seed\'s example form exactly', async () => {
-      const channel = new FakeChannel(() => ({ action: 'decline' }));
-      await ok(server, 'tools/call', { name: 'greet' }, new Context({ channel, clientCapabilities: { elicitation: {} } }));
-      expect(channel.requests[0].params).to.deep.include({ message: 'What is your info?', requestedSchema: SEED_REQUESTED_SCHEMA });
+      const { ctx, elicitations } = testContext({ elicit: { action: 'decline' } });
+      await ok(server, 'tools/call', { name: 'greet' }, ctx);
+      expect(elicitations[0]).to.deep.include({ message: 'What is your info?', requestedSchema: SEED_REQUESTED_SCHEMA });
     });
 
     it('greets by name on accept', async () => {
-      const result = await greet(() => ({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com', role: 'dev' } }));
+      const result = await greet({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com', role: 'dev' } });
       expect(result).to.deep.equal({ content: [{ type: 'text', text: 'Hello Ada' }] });
     });
 
     it('answers an error result on decline or cancel', async () => {
-      expect((await greet(() => ({ action: 'decline' }))).isError).to.equal(true);
-      expect((await greet(() => ({ action: 'cancel' }))).isError).to.equal(true);
+      expect((await greet({ action: 'decline' })).isError).to.equal(true);
+      expect((await greet({ action: 'cancel' })).isError).to.equal(true);
     });
 
     it('greets a stranger when the client cannot elicit', async () => {
-      expect(await greet(() => ({}), {} as never)).to.deep.equal({ content: [{ type: 'text', text: 'Hello stranger' }] });
+      expect(await greet()).to.deep.equal({ content: [{ type: 'text', text: 'Hello stranger' }] });
     });
 
     context('when the client supports URL elicitation', () => {
       const answers = new PendingAnswers();
       const urlServer = elicitation.createServer(new ConnectPage(answers, { publicUrl: 'http://127.0.0.1:3000' }));
       const authenticate = (answer: (params: any) => any) =>
-        ok(urlServer, 'tools/call', { name: 'authenticate' }, new Context({ channel: new FakeChannel((_method, params) => answer(params)), clientCapabilities: { elicitation: { url: {} } } }));
+        ok(urlServer, 'tools/call', { name: 'authenticate' }, testContext({ elicit: (params) => answer(params) }).ctx);
 
       it('sends the user to this server\'s own page and resumes with the name typed there', async () => {
         let sent: any;

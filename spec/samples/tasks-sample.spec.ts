@@ -1,18 +1,19 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as tasks from '../../samples/09-tasks/main';
-import { connectInMemory } from '../integration/support/sdk-clients';
+import { connect } from 'phantom-mcp/testing';
 
 describe('samples', () => {
   describe('09-tasks', () => {
     it('runs the report as a task: progress on the way, the confirmation half way, the result at the end', async () => {
       const server = tasks.createServer();
-      const client = await connectInMemory(server, { elicitation: { form: {} } });
       const asked: string[] = [];
-      client.setRequestHandler(ElicitRequestSchema, async (request) => {
-        asked.push(String(request.params.message));
-        return { action: 'accept', content: { send: true } };
+      const client = await connect(server, {
+        elicit: (params) => {
+          asked.push(params.message);
+          return { action: 'accept', content: { send: true } };
+        },
       });
       const progress: number[] = [];
       const seen: string[] = [];

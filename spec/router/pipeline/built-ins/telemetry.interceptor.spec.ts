@@ -12,7 +12,7 @@ import {
   Context, Elicit, ErrorCode, Field, Prompt, ProtocolError, PhantomServer, Resource, SILENT_DIAGNOSTICS, TelemetryInterceptor, Tool, ToolError, ToolResult,
   userText, type TelemetryOptions,
 } from '../../../../lib';
-import { connectInMemory } from '../../../integration/support/sdk-clients';
+import { connect } from 'phantom-mcp/testing';
 import { call, meta as statelessMeta } from '../../../integration/support/stateless-client';
 import { LATEST_SESSION_VERSION } from '../../../../lib/protocol/versions';
 
@@ -356,7 +356,7 @@ describe('TelemetryInterceptor', () => {
       it('makes a span per request, with the session id', async () => {
         const { tracerProvider, meterProvider, spans } = sdk();
         const server = serverWith({ tracerProvider, meterProvider });
-        const client = await connectInMemory(server);
+        const client = await connect(server);
         try {
           await client.callTool({ name: 'notes_write', arguments: { title: 'a' } });
           await client.callTool({ name: 'notes_refuse', arguments: {} });
@@ -379,7 +379,7 @@ describe('TelemetryInterceptor', () => {
         propagation.setGlobalPropagator(new W3CTraceContextPropagator());
         const { tracerProvider, meterProvider, spans } = sdk();
         const server = serverWith({ tracerProvider, meterProvider });
-        const client = await connectInMemory(server);
+        const client = await connect(server);
         try {
           const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
           await client.callTool({ name: 'notes_write', arguments: { title: 'a' }, _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
