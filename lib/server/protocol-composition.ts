@@ -53,10 +53,11 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
   const counts = () => registry.counts;
   const taskStore: TaskStore = options.taskStore ?? shared?.tasks() ?? new InMemoryTaskStore();
   const tasks = new TaskService({ store: taskStore, bus, diagnostics, limits: taskLimits(options.tasks) });
+  const toolTaskSupport = (name: string) => registry.tool(name)?.taskSupport;
   // A tool the caller may not see cannot run as a task either: it is unknown.
-  const toolTaskSupport = (name: string, principal: unknown) => {
+  const toolVisible = (name: string, principal: unknown) => {
     const tool = registry.tool(name);
-    return tool && (visible?.({ kind: 'tool', name, ...itemScopes(tool) }, principal) ?? true) ? tool.taskSupport : undefined;
+    return tool !== undefined && (visible?.({ kind: 'tool', name, ...itemScopes(tool) }, principal) ?? true);
   };
   const events = new ServerEvents({
     bus,
@@ -65,7 +66,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     onListChanged: (listener) => registry.onChange(listener),
     diagnostics,
   });
-  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport }, {
+  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, toolVisible }, {
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -87,6 +88,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     resourceUpdated: (uri) => events.resourceUpdated(uri),
     tasks,
     toolTaskSupport,
+    toolVisible,
   }, {
     stateKey,
     stateTtlMs: options.stateTtlMs,

@@ -25,7 +25,7 @@ function dispatcher(hidden: readonly string[] = []) {
     listeners: at.events.listeners,
     resourceUpdated: async () => {},
     tasks: at.tasks,
-    toolTaskSupport: () => 'forbidden',
+    toolTaskSupport: () => 'forbidden', toolVisible: () => true,
   }, { cache: DEFAULT_CACHE });
   return { store, ...at, dispatcher: new Dispatcher({ engine: at.engine, stateless, store, running: at.running, diagnostics: SILENT_DIAGNOSTICS, maxJsonDepth: 100 }) };
 }

@@ -48,8 +48,10 @@ export interface SessionEngineDeps {
   readonly newSessionId?: () => string;
   /** Tasks, shared with the stateless era. */
   readonly tasks: TaskService;
-  /** Whether the tool `name` may run as a task, if `principal` may see it (hidden means unknown). */
-  readonly toolTaskSupport: (name: string, principal: unknown) => 'forbidden' | 'optional' | 'required' | undefined;
+  /** Whether the tool `name` may run as a task; `undefined` for no such tool (cheap: every `tools/call` asks). */
+  readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
+  /** Whether `principal` may see the tool `name` (a hidden tool is unknown, never a task). */
+  readonly toolVisible: (name: string, principal: unknown) => boolean;
 }
 
 export interface SessionEngineOptions {
@@ -137,6 +139,7 @@ export class SessionEngine implements ChannelHost {
       bus: this.bus,
       resourceUpdated: (uri) => this.resourceUpdated(uri),
       toolTaskSupport: deps.toolTaskSupport,
+      toolVisible: deps.toolVisible,
       hasTaskTools: () => deps.counts().taskTools > 0,
       diagnostics: this.diagnostics,
     });

@@ -55,8 +55,10 @@ export interface SessionTasksDeps {
   readonly events: Pick<ServerEvents, 'deliver'>;
   readonly bus: Pick<SessionBus, 'publish'>;
   readonly resourceUpdated: (uri: string) => Promise<void>;
-  /** Whether the tool `name` may run as a task, if `principal` may see it (hidden means unknown). */
-  readonly toolTaskSupport: (name: string, principal: unknown) => 'forbidden' | 'optional' | 'required' | undefined;
+  /** Whether the tool `name` may run as a task; `undefined` for no such tool (cheap: every `tools/call` asks). */
+  readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
+  /** Whether `principal` may see the tool `name` (a hidden tool is unknown, never a task). */
+  readonly toolVisible: (name: string, principal: unknown) => boolean;
   /** Whether any tool may run as a task now (the capability is declared then). */
   readonly hasTaskTools: () => boolean;
   readonly diagnostics: Diagnostics;
@@ -106,11 +108,13 @@ export class SessionTasks implements TaskChannelHost {
   taskOf(state: SessionState, message: JsonRpcRequest, principal: unknown): PendingTask | ErrorObject | undefined {
     const params = message.params ?? {};
     const name = params.name;
-    if (message.method !== Method.ToolsCall || typeof name !== 'string' || state.protocolVersion < TASKS_SINCE || !this.deps.hasTaskTools()) return undefined;
-    const support = this.deps.toolTaskSupport(name, principal);
-    if (support === undefined) return undefined;
+    if (message.method !== Method.ToolsCall || typeof name !== 'string') return undefined;
+    const support = this.deps.toolTaskSupport(name);
     const asked = params.task;
     const wantsTask = typeof asked === 'object' && asked !== null && !Array.isArray(asked);
+    // The ordinary call, first and cheaply: a tool that is no task, called as none.
+    if (support === undefined || (support === 'forbidden' && !wantsTask)) return undefined;
+    if (state.protocolVersion < TASKS_SINCE || !this.deps.hasTaskTools() || !this.deps.toolVisible(name, principal)) return undefined;
     if (support === 'required' && !wantsTask) return { code: ErrorCode.MethodNotFound, message: `Tool "${name}" must be called as a task (taskSupport: required)` };
     if (support === 'forbidden') return wantsTask ? { code: ErrorCode.MethodNotFound, message: `Tool "${name}" cannot be called as a task` } : undefined;
     if (!wantsTask) return undefined;

@@ -85,8 +85,10 @@ export interface StatelessEraDeps {
   readonly resourceUpdated: (uri: string) => Promise<void>;
   /** Tasks, shared with the session era. */
   readonly tasks: TaskService;
-  /** Whether the tool `name` may run as a task, if `principal` may see it (hidden means unknown). */
-  readonly toolTaskSupport: (name: string, principal: unknown) => 'forbidden' | 'optional' | 'required' | undefined;
+  /** Whether the tool `name` may run as a task; `undefined` for no such tool (cheap: every `tools/call` asks). */
+  readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
+  /** Whether `principal` may see the tool `name` (a hidden tool is unknown, never a task). */
+  readonly toolVisible: (name: string, principal: unknown) => boolean;
 }
 
 /** Caching hints when neither the server's options nor the decorators say otherwise. */
@@ -169,8 +171,8 @@ export class StatelessEra {
   private taskOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): PendingTask | DispatchOutcome | undefined {
     const name = message.params?.name;
     if (message.method !== Method.ToolsCall || typeof name !== 'string') return undefined;
-    const support = this.deps.toolTaskSupport(name, facts.principal);
-    if (support === undefined || support === 'forbidden') return undefined;
+    const support = this.deps.toolTaskSupport(name);
+    if (support === undefined || support === 'forbidden' || !this.deps.toolVisible(name, facts.principal)) return undefined;
     if (!declaresTasks(meta.clientCapabilities as JsonObject)) {
       return support === 'required' ? refused('missing-capability', message.id, tasksExtensionMissing().toJSON()) : undefined;
     }

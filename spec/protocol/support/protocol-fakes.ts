@@ -149,7 +149,7 @@ export function node(parts: { store: SessionStore; bus?: SessionBus; tools?: Rec
   const tasks = new TaskService({ store: new InMemoryTaskStore(), bus, diagnostics, limits: taskLimits() });
   const engine = new SessionEngine({
     router, identity: { info: { name: 'fake', version: '1' } }, counts: () => ({ tools: 1, prompts: 0, resources: 0, taskTools: 0 }),
-    diagnostics, events, store: parts.store, bus, running, clock: new FakeClock().read, tasks, toolTaskSupport: () => 'forbidden',
+    diagnostics, events, store: parts.store, bus, running, clock: new FakeClock().read, tasks, toolTaskSupport: () => 'forbidden', toolVisible: () => true,
   }, parts.options);
   return { engine, events, running, router, tasks };
 }
