@@ -6,11 +6,19 @@ import { ServerProcess } from './harness/server-process';
 import { PLAIN_PATH } from './servers/bench-channel';
 import type { ClusterSetupId } from './report/results';
 
-export type HttpContenderId = 'bare' | 'sdk-stateless' | 'sdk-stateful' | 'phantom-session' | 'phantom-stateless' | 'phantom-session-auth' | 'phantom-stateless-auth';
+export type HttpContenderId =
+  | 'bare' | 'sdk-stateless' | 'sdk-stateful'
+  | PeerContenderId
+  | 'phantom-session' | 'phantom-stateless' | 'phantom-session-auth' | 'phantom-stateless-auth';
+/** The other frameworks' current lines (issue 14): SDK 2.x, MCP-Nest 2.x, fastmcp 4.x. */
+export type PeerContenderId = 'sdk2-modern' | 'sdk2-legacy' | 'mcp-nest-stateless' | 'mcp-nest-stateful' | 'fastmcp';
 export type StdioContenderId = 'bare-stdio' | 'sdk-stdio' | 'phantom-stdio';
 export type ContenderId = HttpContenderId | StdioContenderId;
 
-/** What a contender's server registers: `echo` last among `tools`, the echo template last among `templates`. */
+/**
+ * What a contender's server registers: `echo` last among `tools` (and the realistic `register`
+ * beside them, always), the echo template last among `templates`.
+ */
 export interface Served {
   readonly tools: number;
   readonly templates: number;
@@ -30,15 +38,41 @@ export interface HttpContender {
    * the token's cost is measured against the named contender, the same server without a token.
    */
   readonly bearer?: { readonly against: HttpContenderId };
+  /** The npm packages whose exact installed versions the results record (`peer-versions.ts`). */
+  readonly packages?: readonly string[];
+  /**
+   * The most templates the server can register (MCP-Nest declares templates only as decorated
+   * methods); a suite must not ask for more, and the server refuses to start if it does.
+   */
+  readonly maxTemplates?: number;
 }
 
 const registryArgs = ({ tools, templates }: Served) => ['--tools', String(tools), '--templates', String(templates)];
 
+const SDK1 = ['@modelcontextprotocol/sdk'];
+const SDK2 = ['@modelcontextprotocol/server', '@modelcontextprotocol/node', '@modelcontextprotocol/core'];
+const MCP_NEST = ['@rekog/mcp-nest', '@nestjs/core', '@nestjs/microservices', '@nestjs/platform-express', '@modelcontextprotocol/server'];
+
 /** In the order of every round: each era's bearer-token contender runs right after it, so the two share the machine's drift. */
 export const HTTP_CONTENDERS: readonly HttpContender[] = [
   { id: 'bare', label: 'bare node:http', script: 'bare.server', args: () => [], dialect: PLAIN_JSON_RPC },
-  { id: 'sdk-stateless', label: 'SDK stateless', script: 'sdk.server', args: (s) => ['--mode', 'stateless', ...registryArgs(s)], dialect: SESSIONLESS },
-  { id: 'sdk-stateful', label: 'SDK stateful', script: 'sdk.server', args: (s) => ['--mode', 'stateful', ...registryArgs(s)], dialect: SESSION_ERA },
+  { id: 'sdk-stateless', label: 'SDK stateless', script: 'sdk.server', args: (s) => ['--mode', 'stateless', ...registryArgs(s)], dialect: SESSIONLESS, packages: SDK1 },
+  { id: 'sdk-stateful', label: 'SDK stateful', script: 'sdk.server', args: (s) => ['--mode', 'stateful', ...registryArgs(s)], dialect: SESSION_ERA, packages: SDK1 },
+  // SDK 2.x: one `createMcpHandler` endpoint serves both eras; a process per era, as for phantom.
+  { id: 'sdk2-modern', label: 'SDK 2 createMcpHandler, 2026-07-28', script: 'sdk2.server', args: registryArgs, dialect: STATELESS_ERA, packages: SDK2 },
+  { id: 'sdk2-legacy', label: 'SDK 2 createMcpHandler, 2025-11-25', script: 'sdk2.server', args: registryArgs, dialect: SESSIONLESS, packages: SDK2 },
+  // MCP-Nest's default mode answers a 2025-era request statelessly (its own wiring, a server per
+  // request); its stateful mode keeps a session. Both are sent 2025-11-25, so that the two differ
+  // by the mode alone (a 2026-07-28 request goes to the SDK 2 modern path, measured above).
+  {
+    id: 'mcp-nest-stateless', label: 'MCP-Nest default (stateless)', script: 'mcp-nest.server', dialect: SESSIONLESS, packages: MCP_NEST, maxTemplates: 1,
+    args: (s) => ['--mode', 'default', ...registryArgs(s)],
+  },
+  {
+    id: 'mcp-nest-stateful', label: 'MCP-Nest stateful', script: 'mcp-nest.server', dialect: SESSION_ERA, packages: MCP_NEST, maxTemplates: 1,
+    args: (s) => ['--mode', 'stateful', ...registryArgs(s)],
+  },
+  { id: 'fastmcp', label: 'fastmcp httpStream', script: 'fastmcp.server', args: registryArgs, dialect: SESSION_ERA, packages: ['fastmcp'] },
   {
     id: 'phantom-session', label: 'phantom session era', script: 'phantom.server', dialect: SESSION_ERA,
     args: (s) => [...registryArgs(s), '--page-size', String(s.pageSize ?? 100)],

@@ -1,3 +1,4 @@
+import { registered, type Registration } from '../fixtures/registration';
 import { messageOf, post, type HttpReply } from './http-client';
 
 type Json = Record<string, unknown>;
@@ -14,13 +15,25 @@ export interface Call {
 
 export const ECHO_TEXT = 'hello';
 
-/** The calls the benchmarks make: the echo tool, a page of the tool list, the echo template. */
+/** The realistic tool's arguments: every field valid, so every contender validates all five and answers. */
+export const REGISTRATION: Registration = { name: 'Ada Lovelace', age: 36, email: 'ada@example.com', tags: ['mathematics', 'engines', 'poetry'], birthday: '1815-12-10' };
+
+/**
+ * The calls the benchmarks make: the echo tool, the realistic `register` tool (five validated
+ * fields, `../fixtures/registration.ts`), a page of the tool list, the echo template.
+ */
 export const CALLS = {
   echo: {
     method: 'tools/call',
     params: { name: 'echo', arguments: { text: ECHO_TEXT } },
     name: 'echo',
     verify: (result) => result?.content?.[0]?.text === ECHO_TEXT,
+  },
+  realistic: {
+    method: 'tools/call',
+    params: { name: 'register', arguments: { ...REGISTRATION } },
+    name: 'register',
+    verify: (result) => result?.content?.[0]?.text === registered(REGISTRATION),
   },
   list: {
     method: 'tools/list',

@@ -1,5 +1,6 @@
+import { subscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { serveBench } from './bench-channel';
 
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -13,26 +14,18 @@ export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => unknown
  * measures the next contender: that work would otherwise steal the next contender's CPU.
  */
 export async function serveHttp(handler: HttpHandler, onStop?: () => Promise<void>): Promise<void> {
-  let inHand = 0;
-  let idle: (() => void)[] = [];
+  const inHand = new RequestsInHand();
   const server = createServer((req, res) => {
     // A request whose client left when a round ended is not worth answering.
     if (req.socket.destroyed) return void res.destroy();
-    inHand += 1;
-    res.once('close', () => {
-      inHand -= 1;
-      if (inHand === 0) {
-        for (const resolve of idle) resolve();
-        idle = [];
-      }
-    });
+    inHand.track(res);
     void handler(req, res);
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   serveBench({ url: `http://127.0.0.1:${port}/mcp` }, {
-    drain: () => (inHand === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
+    drain: () => inHand.drained(),
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -46,4 +39,49 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Announces a contender whose framework creates and listens on its own `node:http` server (NestJS,
+ * fastmcp), so the bench cannot wrap its handler. The requests in hand are counted from Node's
+ * `http.server.request.start` diagnostics channel instead, which every `node:http` server in the
+ * process publishes to, so `drain` waits for the same thing as with `serveHttp`.
+ */
+export function announceHttp(url: string, onStop: () => Promise<void>): void {
+  const inHand = new RequestsInHand();
+  subscribe('http.server.request.start', (message) => inHand.track((message as { response: ServerResponse }).response));
+  serveBench({ url }, { drain: () => inHand.drained(), stop: onStop });
+}
+
+/**
+ * A free loopback port, for a framework that must be told its port and cannot report the one the
+ * system chose (fastmcp): listen on port 0, read the port, close. Another process could take it
+ * in between; on a bench machine nothing does.
+ */
+export async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** The requests being handled, and who waits for there to be none. */
+class RequestsInHand {
+  private count = 0;
+  private idle: (() => void)[] = [];
+
+  track(res: ServerResponse): void {
+    this.count += 1;
+    res.once('close', () => {
+      this.count -= 1;
+      if (this.count > 0) return;
+      for (const resolve of this.idle) resolve();
+      this.idle = [];
+    });
+  }
+
+  drained(): Promise<void> {
+    return this.count === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.idle.push(resolve));
+  }
 }
