@@ -37,7 +37,9 @@ export function sizedEntrant(label: string, running: Running, call: Call, timed:
   const prepared = running.prepared.get(call)!;
   let rate = 0;
   const run = async (amount: number, onTick: (second: number) => void) => {
-    const sample = await drive(prepared, { connections, amount, onTick });
+    const before = cpuMicros(running.server.pid);
+    const driven = await drive(prepared, { connections, amount, onTick });
+    const sample = withCpu(driven, before, cpuMicros(running.server.pid));
     await running.server.settle();
     if (sample.rps > 0) rate = sample.rps;
     return sample;
@@ -68,6 +70,7 @@ export function rateFigures(rounds: readonly LoadSample[]): RateFigures {
   return {
     rps: median(rounds.map((s) => s.rps)),
     ...(cpu.length === rounds.length && cpu.length > 0 ? { cpuPerRequestUs: median(cpu) } : {}),
+    generatorCpuShare: median(rounds.map((s) => s.generatorCpuShare)),
     p50: median(rounds.map((s) => s.p50)),
     p99: median(rounds.map((s) => s.p99)),
     failed: rounds.reduce((sum, s) => sum + s.failed, 0),
@@ -77,5 +80,6 @@ export function rateFigures(rounds: readonly LoadSample[]): RateFigures {
 
 export function showRate(sample: LoadSample): string {
   const cpu = sample.cpuPerRequestUs === undefined ? '' : ` ${Math.round(sample.cpuPerRequestUs)} us CPU/req`;
-  return `${rate(sample.rps)}/s p99 ${millis(sample.p99)}${cpu}${sample.failed ? ` (${sample.failed} failed)` : ''}`;
+  const generator = ` gen ${Math.round(sample.generatorCpuShare * 100)}%`;
+  return `${rate(sample.rps)}/s p99 ${millis(sample.p99)}${cpu}${generator}${sample.failed ? ` (${sample.failed} failed)` : ''}`;
 }
