@@ -34,12 +34,13 @@ export function throughputChart(results: BenchResults): string {
     label,
     colour: id === 'bare' ? BARE : id.startsWith('phantom') ? PHANTOM[phantoms++ % PHANTOM.length] : PEERS[others++ % PEERS.length],
     echo: figures(echo[id]),
-    realistic: realistic && id in realistic ? figures(realistic[id]) : undefined,
+    // Contenders the realistic call was not run on (the token ones) have no second bar.
+    realistic: realistic && id in realistic ? { figures: figures(realistic[id]) } : undefined,
   }));
   const bars = realistic ? 2 : 1;
   const row = bars * BAR + (bars - 1) * GAP + ROW_PAD;
   const goal = bare === undefined ? undefined : 1.25 * bare;
-  const scaleMax = Math.max(1, goal ?? 0, ...rows.flatMap((r) => [r.echo?.cpuPerRequestUs ?? 0, r.realistic?.cpuPerRequestUs ?? 0]));
+  const scaleMax = Math.max(1, goal ?? 0, ...rows.flatMap((r) => [r.echo?.cpuPerRequestUs ?? 0, r.realistic?.figures?.cpuPerRequestUs ?? 0]));
   const plot = WIDTH - LEFT - RIGHT;
   const x = (us: number) => LEFT + (us / scaleMax) * plot;
   const bottom = TOP + rows.length * row;
@@ -47,7 +48,7 @@ export function throughputChart(results: BenchResults): string {
 
   const ticks = tickValues(scaleMax).map((t) => `
   <line x1="${x(t)}" y1="${TOP - 6}" x2="${x(t)}" y2="${bottom}" stroke="#e3e5e8"/>
-  <text x="${x(t)}" y="${bottom + 18}" text-anchor="middle" class="tick">${t} µs</text>`).join('');
+  <text x="${x(t)}" y="${bottom + 18}" text-anchor="middle" class="tick">${t.toLocaleString('en-US')} µs</text>`).join('');
   const goalMark = goal === undefined ? '' : `
   <line x1="${x(goal)}" y1="${TOP - 24}" x2="${x(goal)}" y2="${bottom}" stroke="#c23b22" stroke-width="1.2" stroke-dasharray="5 4"/>
   <text x="${x(goal) + 4}" y="${TOP - 14}" class="goal">goal: 1.25× bare (echo)</text>`;
@@ -59,7 +60,7 @@ export function throughputChart(results: BenchResults): string {
     const y = TOP + i * row + ROW_PAD / 2;
     const label = `<text x="${LEFT - 10}" y="${y + BAR - 3}" text-anchor="end" class="label">${escape(r.label)}</text>`;
     const echoBar = bar(r.echo, y, r.colour, 1, x, bare, true);
-    const realisticBar = realistic ? bar(r.realistic, y + BAR + GAP, r.colour, 0.45, x, bare, false) : '';
+    const realisticBar = r.realistic ? bar(r.realistic.figures, y + BAR + GAP, r.colour, 0.45, x, bare, false) : '';
     return `${label}\n  ${echoBar}${realisticBar ? `\n  ${realisticBar}` : ''}`;
   }).join('\n  ');
 
@@ -77,7 +78,7 @@ export function throughputChart(results: BenchResults): string {
   <rect width="100%" height="100%" fill="#ffffff"/>
   <text x="16" y="24" class="title">Server CPU time per tools/call (shorter is better)</text>
   <text x="16" y="42" class="sub">${escape(provenance(results).replaceAll('`', ''))}</text>
-  <text x="16" y="58" class="sub">${results.throughput?.pinned ? 'The load generator on one core, each server on the other. ' : ''}Beside each bar: its multiple of bare's CPU per echo call, requests per second, the generator's CPU share.</text>${ticks}${goalMark}${legend}
+  <text x="16" y="58" class="sub">${results.throughput?.pinned ? 'Generator on one core, each server on the other. ' : ''}Beside each bar: × bare's CPU per echo call, requests/s, generator's CPU share.</text>${ticks}${goalMark}${legend}
   ${body}
 </svg>
 `;

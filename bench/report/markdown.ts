@@ -49,9 +49,10 @@ function throughputTable({ throughput, tokenCost = {}, connections }: BenchResul
   const { echo, realistic, retained, pinned } = throughput!;
   const bare = figures(echo.bare);
   const rounds = Object.values(echo).find(isMeasured)?.rounds.length ?? 0;
+  const calls = realistic ? ' (both calls)' : '';
   const cores = pinned ? 'the generator on one core, each server on the other' : 'nothing pinned (no taskset, or one core)';
   const lines = [
-    `## tools/call over Streamable HTTP (${connections} connections, ${rounds} rounds; ${cores})`,
+    `## tools/call over Streamable HTTP (${connections} connections, ${rounds} round${rounds === 1 ? '' : 's'}; ${cores})`,
     '',
     '### The echo tool',
     '',
@@ -66,7 +67,7 @@ function throughputTable({ throughput, tokenCost = {}, connections }: BenchResul
     '',
     `Server CPU per call is the server process's user and system time over the answers of each round (from \`/proc/<pid>/stat\`); `
       + `the generator's is this process's CPU time over the round's wall time${pinned ? ', 100% being its core busy throughout: near it, the generator is the limit and the requests per second say little about the server' : ''}. `
-      + 'Heap retained: after a full collection, after the last round less before the first, over every request the server answered in between (both calls).',
+      + `Heap retained: after a full collection, after the last round less after the warm-up, over every request the server answered in between${calls}.`,
   ];
   if (realistic) {
     lines.push('', '### The realistic tool (five validated fields)', '',
