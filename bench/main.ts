@@ -15,7 +15,7 @@ import { throughputSuite } from './suites/throughput.suite';
 
 const USAGE = `npm run bench [-- options]
 
-  --quick                 every suite once and briefly (about a minute): a smoke test
+  --quick                 every suite once and briefly (under two minutes): a smoke test
   --only a,b              run only these suites: ${['throughput', 'scale', 'memory', 'startup', 'stdio', 'cluster'].join(', ')}
   --profile id,id         write V8 CPU profiles of these contenders' processes, e.g.
                           phantom-session,phantom-stateless,phantom-stdio,sdk-stateful,

@@ -19,29 +19,38 @@ export interface Timed {
   readonly warmupSeconds: number;
 }
 
-/** `npm run bench`: about ten minutes on two cores. */
+/**
+ * `npm run bench`: about 12 minutes on two cores with the 12 HTTP contenders of issue 14 (bare, the
+ * SDK 1.32's two modes, phantom's two eras with and without a token, the SDK 2.x's two protocol
+ * versions, MCP-Nest's two modes, fastmcp), all but the token ones also with the realistic tool:
+ * throughput about 6.5 min (22 entrants × (4 rounds × 3 s + 2 s of warm-up), the token's cost
+ * 2 × 16 slices of 1 s), scale about 2 min, memory about 1.3 min (three session contenders),
+ * start-up and stdio under 1 min, cluster about 1.7 min. Under 15 minutes.
+ */
 export const FULL: Plan = {
   name: 'full',
   connections: 50,
-  throughput: { rounds: 5, seconds: 5, warmupSeconds: 3, tokenSlices: 10, tokenSliceSeconds: 1 },
-  scale: { rounds: 5, seconds: 1, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
+  throughput: { rounds: 4, seconds: 3, warmupSeconds: 2, tokenSlices: 8, tokenSliceSeconds: 1 },
+  scale: { rounds: 4, seconds: 1, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
   memory: { rounds: 3, sessions: [1_000, 10_000] },
   startup: { rounds: 5, tools: 1_000 },
   stdio: { rounds: 5, seconds: 2, warmupSeconds: 1 },
-  cluster: { rounds: 5, seconds: 5, warmupSeconds: 3, elicitationSeconds: 2 },
+  cluster: { rounds: 4, seconds: 4, warmupSeconds: 2, elicitationSeconds: 2 },
 };
 
 /**
  * `npm run bench -- --quick`: every suite once and briefly, with registries and session counts up
- * to 1,000 only: a smoke test of the harness, about a minute. Its ratios are indicative at best.
+ * to 1,000 only: a smoke test of the harness, under two minutes with every contender. Its ratios
+ * are indicative at best (its heap retained per request least of all: a few thousand requests
+ * after a warm-up too short to finish the JIT's work).
  */
 export const QUICK: Plan = {
   name: 'quick',
   connections: 50,
-  throughput: { rounds: 1, seconds: 1.5, warmupSeconds: 0.5, tokenSlices: 6, tokenSliceSeconds: 0.4 },
-  scale: { rounds: 1, seconds: 0.5, warmupSeconds: 0.3, sizes: [10, 1_000] },
+  throughput: { rounds: 1, seconds: 1, warmupSeconds: 0.3, tokenSlices: 4, tokenSliceSeconds: 0.3 },
+  scale: { rounds: 1, seconds: 0.4, warmupSeconds: 0.2, sizes: [10, 1_000] },
   memory: { rounds: 1, sessions: [1_000] },
   startup: { rounds: 1, tools: 1_000 },
-  stdio: { rounds: 1, seconds: 1, warmupSeconds: 0.5 },
-  cluster: { rounds: 1, seconds: 1.5, warmupSeconds: 0.5, elicitationSeconds: 0.5 },
+  stdio: { rounds: 1, seconds: 0.8, warmupSeconds: 0.3 },
+  cluster: { rounds: 1, seconds: 1, warmupSeconds: 0.3, elicitationSeconds: 0.4 },
 };

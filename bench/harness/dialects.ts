@@ -64,6 +64,11 @@ export interface Connection {
 /** How a contender is spoken to; `extra` headers go on every request (a bearer token). */
 export interface Dialect {
   connect(url: string, extra?: Readonly<Record<string, string>>): Promise<Connection>;
+  /**
+   * Opens one session and leaves it idle (the memory suite opens thousands); only dialects whose
+   * servers keep sessions have one.
+   */
+  openIdleSession?(url: string): Promise<void>;
 }
 
 const SESSION_VERSION = '2025-11-25';
@@ -83,6 +88,7 @@ export const SESSION_ERA: Dialect = {
     const headers = { ...MCP_ACCEPT, ...extra, 'mcp-session-id': sessionId, 'mcp-protocol-version': protocolVersion };
     return { prepare: (call) => ({ url, headers, body: bodyOf(call.method, call.params) }) };
   },
+  openIdleSession: async (url) => void (await openSession(url)),
 };
 
 /**

@@ -23,6 +23,12 @@ export interface LoadSample {
   readonly answered: number;
   /** The server's CPU time per answer, in microseconds, where /proc tells it. */
   readonly cpuPerRequestUs?: number;
+  /**
+   * The load generator's own CPU time over the run's wall time (this process: autocannon runs in
+   * it): 1 is one core busy all the time. Near 1 on a core of its own, the generator is the limit,
+   * and requests per second say more about it than about the server.
+   */
+  readonly generatorCpuShare: number;
 }
 
 /**
@@ -50,6 +56,7 @@ export async function drive(prepared: Prepared, options: LoadOptions): Promise<L
     }],
   };
   const started = performance.now();
+  const generatorBefore = process.cpuUsage();
   let lastAnswer = started;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(settings, (error, finished) => (error ? reject(error) : resolve(finished)));
@@ -57,6 +64,8 @@ export async function drive(prepared: Prepared, options: LoadOptions): Promise<L
     let ticks = 0;
     if (options.onTick) instance.on('tick', () => options.onTick!(++ticks));
   });
+  const generator = process.cpuUsage(generatorBefore);
+  const wallUs = (performance.now() - started) * 1000;
   return {
     // Over the time answers were coming in, not the time autocannon took to notice the end.
     rps: result['2xx'] / Math.max(1e-3, (lastAnswer - started) / 1000),
@@ -64,5 +73,6 @@ export async function drive(prepared: Prepared, options: LoadOptions): Promise<L
     p99: result.latency.p99,
     failed: result.errors + result.non2xx,
     answered: result['2xx'],
+    generatorCpuShare: (generator.user + generator.system) / Math.max(1, wallUs),
   };
 }

@@ -86,12 +86,12 @@ export class ServerProcess {
     return this.ask('memory') as Promise<MemorySample>;
   }
 
-  /** Resolves once the contender has finished every request it still holds, and collected its garbage. */
   /** Waits until the contender has answered every request in hand. */
   drain(): Promise<void> {
     return this.ask('drain') as Promise<void>;
   }
 
+  /** Resolves once the contender has finished every request it still holds, and collected its garbage. */
   settle(): Promise<void> {
     return this.ask('settle') as Promise<void>;
   }

@@ -18,3 +18,19 @@ export function percentile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
+
+/** What a run measured that a cost is computed from: its rate, and the server's CPU time per answer where /proc tells it. */
+export interface Costed {
+  readonly rps: number;
+  readonly cpuPerRequestUs?: number;
+}
+
+/**
+ * What the same call costs in run `b` over run `a` (1 is the same; 2 is twice as dear): the
+ * server's CPU time per call where both runs have it (near the generator's limit rates hide the
+ * server's cost), else the inverse of their rates. Null when either is missing.
+ */
+export function costRatio(a: Costed | undefined, b: Costed | undefined): number | null {
+  if (a?.cpuPerRequestUs !== undefined && b?.cpuPerRequestUs !== undefined) return ratio(b.cpuPerRequestUs, a.cpuPerRequestUs);
+  return ratio(a?.rps, b?.rps);
+}

@@ -32,3 +32,15 @@ export function firstLine(text: string): string {
   const line = text.split('\n')[0];
   return line.length > 140 ? `${line.slice(0, 140)}…` : line;
 }
+
+/** Microseconds, whole: `95 µs`. */
+export function micros(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return '–';
+  return `${Math.round(value).toLocaleString('en-US')} µs`;
+}
+
+/** A share as a whole percentage: `0.72` is `72%`. */
+export function percent(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return '–';
+  return `${Math.round(value * 100)}%`;
+}

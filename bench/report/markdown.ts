@@ -1,6 +1,6 @@
 import { CLUSTER_SETUPS, HTTP_CONTENDERS, STDIO_CONTENDERS } from '../contenders';
-import { ratio } from '../harness/stats';
-import { bytes, count, firstLine, millis, rate, times } from './format';
+import { costRatio, ratio } from '../harness/stats';
+import { bytes, count, firstLine, micros, millis, percent, rate, times } from './format';
 import { isMeasured, type BenchResults, type Measured, type RateFigures, type ScaleContenderId, type ScaleOp } from './results';
 
 /** The results as the Markdown tables of `results/latest.md` (and of the README). */
@@ -37,7 +37,7 @@ function section(lines: string[] | undefined): string[] {
 
 function targetsTable({ targets = [] }: BenchResults): string[] {
   return [
-    '## Targets (issues 5, 10 and 11)',
+    '## Targets (issues 14 and 11)',
     '',
     '| Target | Ratio | Goal | Holds | Figures |',
     '| --- | ---: | :---: | :---: | --- |',
@@ -45,22 +45,55 @@ function targetsTable({ targets = [] }: BenchResults): string[] {
   ];
 }
 
-function throughputTable({ throughput = {}, connections }: BenchResults): string[] {
-  const bare = figures(throughput.bare);
-  const sdkBest = Math.max(figures(throughput['sdk-stateless'])?.rps ?? 0, figures(throughput['sdk-stateful'])?.rps ?? 0) || undefined;
-  const rounds = Object.values(throughput).find(isMeasured)?.rounds.length ?? 0;
-  return [
-    `## tools/call over Streamable HTTP (${connections} connections, ${rounds} rounds)`,
+function throughputTable({ throughput, tokenCost = {}, connections }: BenchResults): string[] {
+  const { echo, realistic, retained, pinned } = throughput!;
+  const bare = figures(echo.bare);
+  const rounds = Object.values(echo).find(isMeasured)?.rounds.length ?? 0;
+  const calls = realistic ? ' (both calls)' : '';
+  const cores = pinned ? 'the generator on one core, each server on the other' : 'nothing pinned (no taskset, or one core)';
+  const lines = [
+    `## tools/call over Streamable HTTP (${connections} connections, ${rounds} round${rounds === 1 ? '' : 's'}; ${cores})`,
     '',
-    '| Contender | Requests/s | p50 | p99 | vs bare | vs SDK best |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    '### The echo tool',
+    '',
+    '| Contender | Requests/s | p50 | p99 | Server CPU per call | CPU vs bare | Generator CPU | Heap retained per request |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...HTTP_CONTENDERS.map(({ id, label }) => {
-      const f = throughput[id];
-      if (!isMeasured(f)) return unavailableRow(label, f, 5);
-      const failed = f.failed ? ` (${f.failed} failed)` : '';
-      return `| ${label} | ${rate(f.rps)}${failed} | ${millis(f.p50)} | ${millis(f.p99)} | ${times(ratio(f.rps, bare?.rps))} | ${times(ratio(f.rps, sdkBest))} |`;
+      const f = echo[id];
+      if (!isMeasured(f)) return unavailableRow(label, f, 7);
+      return `| ${label} | ${rate(f.rps)}${failures(f)} | ${millis(f.p50)} | ${millis(f.p99)} | ${micros(f.cpuPerRequestUs)} `
+        + `| ${times(ratio(f.cpuPerRequestUs, bare?.cpuPerRequestUs))} | ${percent(f.generatorCpuShare)} | ${bytes(retained[id]?.perRequest)} |`;
     }),
+    '',
+    `Server CPU per call is the server process's user and system time over the answers of each round (from \`/proc/<pid>/stat\`); `
+      + `the generator's is this process's CPU time over the round's wall time${pinned ? ', 100% being its core busy throughout: near it, the generator is the limit and the requests per second say little about the server' : ''}. `
+      + `Heap retained: after a full collection, after the last round less after the warm-up, over every request the server answered in between${calls}.`,
   ];
+  if (realistic) {
+    lines.push('', '### The realistic tool (five validated fields)', '',
+      '| Contender | Requests/s | p50 | p99 | Server CPU per call | Generator CPU |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...HTTP_CONTENDERS.filter(({ id }) => id in realistic).map(({ id, label }) => {
+        const f = realistic[id];
+        if (!isMeasured(f)) return unavailableRow(label, f, 5);
+        return `| ${label} | ${rate(f.rps)}${failures(f)} | ${millis(f.p50)} | ${millis(f.p99)} | ${micros(f.cpuPerRequestUs)} | ${percent(f.generatorCpuShare)} |`;
+      }));
+  }
+  const costs = HTTP_CONTENDERS.filter(({ id }) => tokenCost[id] !== undefined);
+  if (costs.length > 0) {
+    lines.push('', '### A verified bearer JWT on every request (one server process serving both, alternating slices)', '',
+      '| Contender | Server CPU per call without | with the token | Calls per CPU second, with over without |',
+      '| --- | ---: | ---: | ---: |',
+      ...costs.map(({ id, label }) => {
+        const cost = tokenCost[id]!;
+        return `| ${label} | ${micros(cost.withoutUs)} | ${micros(cost.withUs)} | ${times(ratio(cost.withoutUs, cost.withUs))} |`;
+      }));
+  }
+  return lines;
+}
+
+function failures(f: RateFigures): string {
+  return f.failed ? ` (${f.failed} failed)` : '';
 }
 
 function memoryTable({ memory = {} }: BenchResults): string[] {
@@ -70,8 +103,7 @@ function memoryTable({ memory = {} }: BenchResults): string[] {
     '',
     `| Contender | ${counts.map((n) => `heap at ${count(n)}`).join(' | ')} | ${counts.map((n) => `RSS at ${count(n)}`).join(' | ')} |`,
     `| --- |${' ---: |'.repeat(counts.length * 2)}`,
-    ...(['phantom-session', 'sdk-stateful'] as const).map((id) => {
-      const label = HTTP_CONTENDERS.find((c) => c.id === id)!.label;
+    ...HTTP_CONTENDERS.filter(({ id }) => id in memory).map(({ id, label }) => {
       const m = memory[id];
       if (!isMeasured(m)) return unavailableRow(label, m, counts.length * 2);
       return `| ${label} | ${m.bySessions.map((f) => bytes(f.heapPerSession)).join(' | ')} | ${m.bySessions.map((f) => bytes(f.rssPerSession)).join(' | ')} |`;
@@ -92,23 +124,25 @@ function scaleTables({ scale }: BenchResults): string[] {
   const smallest = sizes[0];
   const largest = sizes[sizes.length - 1];
   const lines = [
-    '## Registry size (10 connections; requests/s, and the cost of the largest registry relative to the smallest)',
+    `## Registry size (10 connections${scale!.pinned ? '; the generator on one core, each server on the other' : ''}; requests/s, server CPU per call, and the cost of the largest registry relative to the smallest)`,
     '',
-    `phantom pages its lists ${pageSize} to a page here, so every page holds ${pageSize} tools; the SDK's one page is the whole list.`,
+    `phantom pages its lists ${pageSize} to a page here, so every page holds ${pageSize} tools; the SDK's one page is the whole list. `
+      + 'The cost is the server CPU per call with the largest registry over that with the smallest (the inverse of their rates where there is no CPU figure).',
   ];
   for (const op of ['tools/call', 'tools/list', 'resources/read'] as const) {
     lines.push('', `### ${SCALE_TITLES[op]}`, '',
-      `| Contender | ${sizes.map(count).join(' | ')} | cost ${count(largest)} / ${count(smallest)} |`,
-      `| --- |${' ---: |'.repeat(sizes.length + 1)}`);
+      `| Contender | ${sizes.map(count).join(' | ')} | CPU at ${count(smallest)} | CPU at ${count(largest)} | cost ${count(largest)} / ${count(smallest)} |`,
+      `| --- |${' ---: |'.repeat(sizes.length + 3)}`);
     for (const id of ['phantom-session', 'phantom-stateless', 'sdk-stateful', 'sdk-stateless'] as ScaleContenderId[]) {
       const label = HTTP_CONTENDERS.find((c) => c.id === id)!.label;
       const m = ops[op]?.[id];
       if (!isMeasured(m)) {
-        lines.push(unavailableRow(label, m, sizes.length + 1));
+        lines.push(unavailableRow(label, m, sizes.length + 3));
         continue;
       }
       const cells = sizes.map((n) => rate(m.bySize[n]?.rps));
-      lines.push(`| ${label} | ${cells.join(' | ')} | ${times(ratio(m.bySize[smallest]?.rps, m.bySize[largest]?.rps))} |`);
+      const [small, large] = [m.bySize[smallest], m.bySize[largest]];
+      lines.push(`| ${label} | ${cells.join(' | ')} | ${micros(small?.cpuPerRequestUs)} | ${micros(large?.cpuPerRequestUs)} | ${times(costRatio(small, large))} |`);
     }
   }
   return lines;
@@ -154,7 +188,6 @@ function clusterTables({ cluster, connections }: BenchResults): string[] {
   const one = setups['one-node-memory'];
   const baseline = isMeasured(one) ? one : undefined;
   const rounds = Object.values(setups).find(isMeasured)?.echo.rounds.length ?? 0;
-  const us = (value: number | undefined) => (value === undefined ? '–' : `${Math.round(value)} us`);
   return [
     `## Scale-out behind a round-robin proxy (${connections} connections for tools/call, ${rounds} rounds)`,
     '',
@@ -170,7 +203,7 @@ function clusterTables({ cluster, connections }: BenchResults): string[] {
       const { echo } = f;
       const failed = echo.failed ? ` (${echo.failed} failed)` : '';
       return `| ${label} | ${rate(echo.rps)}${failed} | ${millis(echo.p50)} | ${millis(echo.p99)} | ${times(ratio(echo.rps, baseline?.echo.rps))} `
-        + `| ${us(echo.cpuPerRequestUs)} | ${us(echo.redisCpuPerRequestUs)} | ${us(echo.proxyCpuPerRequestUs)} |`;
+        + `| ${micros(echo.cpuPerRequestUs)} | ${micros(echo.redisCpuPerRequestUs)} | ${micros(echo.proxyCpuPerRequestUs)} |`;
     }),
     '',
     '### An elicitation round trip (one call at a time: the tool elicits, the client answers with a request of its own)',

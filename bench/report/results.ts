@@ -15,9 +15,41 @@ export interface RateFigures {
   readonly p99: number;
   /** The server's CPU time per answer, in microseconds (median over the rounds), where /proc tells it. */
   readonly cpuPerRequestUs?: number;
+  /** The load generator's CPU time over wall time during the runs (median; 1 is one core busy throughout). */
+  readonly generatorCpuShare?: number;
   /** Failed requests over all rounds (errors, timeouts, non-2xx); a sound run has 0. */
   readonly failed: number;
   readonly rounds: readonly LoadSample[];
+}
+
+/** Figures by HTTP contender, each measured or unavailable with the reason. */
+export type ByContender<T extends object> = Partial<Record<HttpContenderId, Measured<T>>>;
+
+/** The throughput suite: every HTTP contender with the echo call, and with the realistic one where the bench has it. */
+export interface ThroughputFigures {
+  /** The load generator was on one core and every server on the other (taskset was there, and two cores). */
+  readonly pinned: boolean;
+  readonly echo: ByContender<RateFigures>;
+  /**
+   * The realistic tool (five validated fields) where `CALLS` has it; absent when the bench has no
+   * such call. The bearer-token contenders do not run it.
+   */
+  readonly realistic?: ByContender<RateFigures>;
+  /** Heap kept for good per request served in the measured rounds, by contender. */
+  readonly retained: Partial<Record<HttpContenderId, RetainedMemory>>;
+}
+
+/**
+ * The server's heap after a full collection before the first measured round (after the warm-up:
+ * what its first calls create lazily and the JIT's code are not counted) and after the last,
+ * and the requests it answered in between (every call it was driven with).
+ */
+export interface RetainedMemory {
+  readonly heapBefore: number;
+  readonly heapAfter: number;
+  readonly requests: number;
+  /** (heapAfter - heapBefore) / requests, in bytes. */
+  readonly perRequest: number;
 }
 
 /** The server CPU per call without a bearer token and with one, added up over alternating slices. */
@@ -113,11 +145,14 @@ export interface BenchResults {
   readonly machine: Machine;
   elapsedSeconds: number;
   readonly connections: number;
-  throughput?: Partial<Record<HttpContenderId, Measured<RateFigures>>>;
+  throughput?: ThroughputFigures;
   /** By the era's contender without a token (`phantom-session`, `phantom-stateless`). */
   tokenCost?: Partial<Record<HttpContenderId, TokenCost>>;
-  memory?: Partial<Record<'phantom-session' | 'sdk-stateful', Measured<{ readonly bySessions: readonly SessionMemory[] }>>>;
+  /** Every contender whose dialect opens sessions (without a bearer token). */
+  memory?: ByContender<{ readonly bySessions: readonly SessionMemory[] }>;
   scale?: {
+    /** The load generator on one core, the servers on the other. */
+    readonly pinned: boolean;
     readonly sizes: readonly number[];
     readonly pageSize: number;
     readonly ops: Partial<Record<ScaleOp, Partial<Record<ScaleContenderId, Measured<{ readonly bySize: Readonly<Record<number, RateFigures>> }>>>>>;

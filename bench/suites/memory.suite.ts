@@ -1,5 +1,5 @@
-import { httpContender, launch } from '../contenders';
-import { CALLS, openSession } from '../harness/dialects';
+import { HTTP_CONTENDERS, launch, type HttpContender } from '../contenders';
+import { CALLS } from '../harness/dialects';
 import { inParallel } from '../harness/http-client';
 import { everyEntrant, interleave, type Entrant } from '../harness/rounds';
 import { median } from '../harness/stats';
@@ -7,8 +7,14 @@ import { bytes, count, firstLine } from '../report/format';
 import { isMeasured, type BenchResults, type Measured, type SessionMemory } from '../report/results';
 import type { SuiteContext } from './suite-context';
 
-/** The contenders that hold sessions; the stateless ones keep nothing between requests. */
-const CONTENDERS = ['phantom-session', 'sdk-stateful'] as const;
+/**
+ * The contenders that hold sessions (their dialect opens them), without a bearer token: the
+ * stateless ones keep nothing between requests, and a token changes nothing a session holds.
+ */
+export function sessionContenders(): readonly HttpContender[] {
+  return HTTP_CONTENDERS.filter((c) => c.dialect.openIdleSession !== undefined && !c.bearer);
+}
+
 /** Sessions opened before the baseline, so that what the first session creates lazily is not counted. */
 const WARM_SESSIONS = 20;
 const OPENING_WIDTH = 50;
@@ -21,20 +27,22 @@ type MemoryResults = NonNullable<BenchResults['memory']>;
  * at each count in the plan. Per session = growth over the baseline / sessions opened.
  */
 export async function memorySuite({ plan, progress, profiling }: SuiteContext): Promise<MemoryResults> {
-  const entrants: Entrant<Measured<SessionMemory[]>>[] = CONTENDERS.map((id) => ({
-    label: httpContender(id).label,
+  const contenders = sessionContenders();
+  const entrants: Entrant<Measured<SessionMemory[]>>[] = contenders.map((contender) => ({
+    label: contender.label,
     run: async ({ onTick }) => {
-      const started = await launch(httpContender(id), { tools: 1, templates: 0 }, [CALLS.echo], profiling);
+      const started = await launch(contender, { tools: 1, templates: 0 }, [CALLS.echo], profiling);
       if ('unavailable' in started) return started;
       const { server } = started;
+      const openSession = (url: string) => contender.dialect.openIdleSession!(url);
       try {
         const url = server.url!;
-        await inParallel(WARM_SESSIONS, OPENING_WIDTH, async () => void (await openSession(url)));
+        await inParallel(WARM_SESSIONS, OPENING_WIDTH, () => openSession(url));
         const base = await server.memory();
         const figures: SessionMemory[] = [];
         let opened = 0;
         for (const sessions of plan.memory.sessions) {
-          await inParallel(sessions - opened, OPENING_WIDTH, async () => void (await openSession(url)));
+          await inParallel(sessions - opened, OPENING_WIDTH, () => openSession(url));
           opened = sessions;
           onTick(sessions);
           const now = await server.memory();
@@ -48,7 +56,7 @@ export async function memorySuite({ plan, progress, profiling }: SuiteContext): 
   }));
   const samples = await interleave('memory', entrants, { rounds: plan.memory.rounds, warmup: false }, progress, everyEntrant(show));
   const out: MemoryResults = {};
-  CONTENDERS.forEach((id, i) => {
+  contenders.forEach(({ id }, i) => {
     const failed = samples[i].find((round) => !isMeasured(round));
     if (failed) {
       out[id] = failed as { unavailable: string };

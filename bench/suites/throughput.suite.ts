@@ -1,42 +1,79 @@
-import { availableParallelism } from 'node:os';
-import { affinityOf, pin } from '../harness/affinity';
-import { HTTP_CONTENDERS, launch, launchTokenPair, type HttpContender, type HttpContenderId, type Running } from '../contenders';
-import { CALLS } from '../harness/dialects';
-import { everyEntrant, interleave } from '../harness/rounds';
-import { firstLine } from '../report/format';
-import type { Measured, RateFigures, TokenCost } from '../report/results';
+import { CoreSplit } from '../harness/affinity';
+import { HTTP_CONTENDERS, launch, launchTokenPair, type HttpContender, type HttpContenderId, type Profiling, type Running } from '../contenders';
+import { CALLS, type Call } from '../harness/dialects';
+import type { LoadSample } from '../harness/load';
+import { everyEntrant, interleave, type Entrant } from '../harness/rounds';
+import { bytes, firstLine } from '../report/format';
+import type { ByContender, RateFigures, RetainedMemory, ThroughputFigures, TokenCost } from '../report/results';
 import { loadEntrant, rateFigures, showRate } from './load-entrant';
 import type { SuiteContext } from './suite-context';
 import { tokenCost } from './token-cost';
 
-/** Where taskset exists, the token's cost is measured with the generator on one core and the server on the other. */
-const GENERATOR_CPU = '0';
-const SERVER_CPU = '1';
+/** The realistic tool's call (five validated fields), once `CALLS` has one. */
+const REALISTIC: Call | undefined = (CALLS as Readonly<Record<string, Call>>).realistic;
+
+/** A contender launched for the rounds, and whether it answered the realistic call too. */
+interface Launched {
+  readonly contender: HttpContender;
+  readonly running: Running;
+  readonly realistic: boolean;
+}
+
+/** One entrant of the rounds: a contender and the call it is driven with. */
+interface Driven {
+  readonly launched: Launched;
+  readonly call: 'echo' | 'realistic';
+  readonly entrant: Entrant<LoadSample>;
+}
 
 /**
- * `tools/call` of the echo tool: throughput and latency of every HTTP contender, side by side,
- * then the bearer token's cost (`token-cost.ts`). The rounds pin nothing: with the generator on a core
- * of its own, bare node:http's p99 halves and the p99 ratios of issue 5 no longer compare with
- * the runs before (issue 14 decides how the bench shares the cores).
+ * `tools/call` of every HTTP contender, side by side: the echo tool, then (where the bench has it)
+ * the realistic tool, each contender in its own process, interleaved in rounds. The generator
+ * (this process) holds one core and every server the other (`CoreSplit`, where taskset exists),
+ * so that each server's CPU time per call is its own. Each server's heap is read after a full
+ * collection after the warm-up and after the last round: what it kept per request. Then the bearer
+ * token's cost (`token-cost.ts`), on the same split.
  */
 export async function throughputSuite({ plan, progress, profiling }: SuiteContext): Promise<ThroughputResults> {
-  const out: Partial<Record<HttpContenderId, Measured<RateFigures>>> = {};
+  const echo: ByContender<RateFigures> = {};
+  const realistic: ByContender<RateFigures> = {};
+  const retained: Partial<Record<HttpContenderId, RetainedMemory>> = {};
   const costs: Partial<Record<HttpContenderId, TokenCost>> = {};
-  const running: [HttpContender, Running][] = [];
+  const launched: Launched[] = [];
+  const split = CoreSplit.hold();
   try {
     for (const contender of HTTP_CONTENDERS) {
       progress.status(`throughput: starting ${contender.label}…`);
-      const started = await launch(contender, { tools: 1, templates: 0 }, [CALLS.echo], profiling);
+      const started = await launchForRounds(contender, profiling, realistic);
       if ('unavailable' in started) {
-        out[contender.id] = started;
+        echo[contender.id] = started;
         progress.line(`throughput: ${contender.label} is unavailable: ${firstLine(started.unavailable)}`);
-      } else {
-        running.push([contender, started]);
+        continue;
       }
+      split.server(started.running.server.pid);
+      launched.push(started);
     }
-    const entrants = running.map(([contender, r]) => loadEntrant(contender.label, r, CALLS.echo, plan.throughput, plan.connections));
-    const samples = await interleave('throughput', entrants, { rounds: plan.throughput.rounds, warmup: true }, progress, everyEntrant(showRate));
-    running.forEach(([contender], i) => (out[contender.id] = rateFigures(samples[i])));
+    const driven: Driven[] = launched.flatMap((l) => [
+      { launched: l, call: 'echo' as const, entrant: loadEntrant(l.contender.label, l.running, CALLS.echo, plan.throughput, plan.connections) },
+      ...(l.realistic
+        ? [{ launched: l, call: 'realistic' as const, entrant: loadEntrant(`${l.contender.label}, realistic`, l.running, REALISTIC!, plan.throughput, plan.connections) }]
+        : []),
+    ]);
+    const entrants = driven.map((d) => d.entrant);
+    await interleave('throughput', entrants, { rounds: 0, warmup: true }, progress, everyEntrant(showRate));
+    const before = await Promise.all(launched.map((l) => l.running.server.memory()));
+    const samples = await interleave('throughput', entrants, { rounds: plan.throughput.rounds, warmup: false }, progress, everyEntrant(showRate));
+    const after = await Promise.all(launched.map((l) => l.running.server.memory()));
+    driven.forEach(({ launched: l, call }, i) => ((call === 'echo' ? echo : realistic)[l.contender.id] = rateFigures(samples[i])));
+    launched.forEach((l, i) => {
+      const requests = driven.reduce((sum, d, k) => (d.launched === l ? sum + samples[k].reduce((s, sample) => s + sample.answered, 0) : sum), 0);
+      if (requests === 0) return;
+      const heapBefore = before[i].heapUsed;
+      const heapAfter = after[i].heapUsed;
+      retained[l.contender.id] = { heapBefore, heapAfter, requests, perRequest: (heapAfter - heapBefore) / requests };
+    });
+    progress.line(`throughput: heap retained per request: ${launched.map((l) => `${l.contender.label} ${bytes(retained[l.contender.id]?.perRequest)}`).join(' · ')}`);
+
     const { tokenSlices: slices, tokenSliceSeconds: sliceSeconds } = plan.throughput;
     for (const contender of HTTP_CONTENDERS.filter((c) => c.bearer)) {
       progress.status(`throughput: the token's cost, ${contender.label}, ${slices} slices of each…`);
@@ -45,28 +82,44 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
         progress.line(`throughput: the token's cost, ${contender.label}, is unavailable: ${firstLine(pair.unavailable)}`);
         continue;
       }
-      // The token's cost is CPU per call: measured with the server on a core of its own, away from
-      // the generator, whose larger requests (the token is ~600 bytes of header) would otherwise
+      // The token's cost is CPU per call, with the server on a core of its own, away from the
+      // generator, whose larger requests (the token is ~600 bytes of header) would otherwise
       // pollute the server's caches on the token's side only (0.80x unpinned, 0.97x pinned, same run).
-      const own = affinityOf(process.pid);
-      const pinned = own !== undefined && availableParallelism() >= 2 && pin(process.pid, GENERATOR_CPU) && pin(pair.plain.server.pid, SERVER_CPU);
+      split.server(pair.plain.server.pid);
       try {
         const cost = await tokenCost(pair.plain, pair.authed, CALLS.echo, { slices, sliceSeconds }, plan.connections);
         if (!cost) continue;
-        costs[contender.bearer!.against] = { ...cost, pinned };
+        costs[contender.bearer!.against] = { ...cost, pinned: split.pinned };
         progress.line(`throughput: ${contender.label}: ${Math.round(cost.withUs)} us of server CPU per call vs ${Math.round(cost.withoutUs)} us without, one process, ${slices} alternating slices of each`);
       } finally {
-        if (own !== undefined) pin(process.pid, own);
         await pair.plain.server.stop();
       }
     }
   } finally {
-    await Promise.all(running.map(([, r]) => r.server.stop()));
+    await Promise.all(launched.map((l) => l.running.server.stop()));
+    split.release();
   }
-  return { figures: out, tokenCost: costs };
+  const figures: ThroughputFigures = { pinned: split.pinned, echo, ...(REALISTIC ? { realistic } : {}), retained };
+  return { figures, tokenCost: costs };
+}
+
+/**
+ * Starts a contender answering the echo call and, where the bench has it and the contender has no
+ * bearer token, the realistic one. A contender that cannot answer the realistic call is started
+ * again for the echo alone, and its realistic figure is unavailable with the reason.
+ */
+async function launchForRounds(contender: HttpContender, profiling: Profiling, realistic: ByContender<RateFigures>): Promise<Launched | { unavailable: string }> {
+  const served = { tools: 1, templates: 0 };
+  if (REALISTIC && !contender.bearer) {
+    const both = await launch(contender, served, [CALLS.echo, REALISTIC], profiling);
+    if (!('unavailable' in both)) return { contender, running: both, realistic: true };
+    realistic[contender.id] = both;
+  }
+  const started = await launch(contender, served, [CALLS.echo], profiling);
+  return 'unavailable' in started ? started : { contender, running: started, realistic: false };
 }
 
 export interface ThroughputResults {
-  readonly figures: Partial<Record<HttpContenderId, Measured<RateFigures>>>;
+  readonly figures: ThroughputFigures;
   readonly tokenCost: Partial<Record<HttpContenderId, TokenCost>>;
 }
