@@ -12,7 +12,7 @@ import type { SuiteContext } from './suite-context';
  * stateless ones keep nothing between requests, and a token changes nothing a session holds.
  */
 export function sessionContenders(): readonly HttpContender[] {
-  return HTTP_CONTENDERS.filter((c) => c.dialect.openIdleSession !== undefined && !c.bearer);
+  return HTTP_CONTENDERS.filter((c) => c.dialect.openIdleSession !== undefined && !c.bearer && c.noIdleSessions === undefined);
 }
 
 /** Sessions opened before the baseline, so that what the first session creates lazily is not counted. */
