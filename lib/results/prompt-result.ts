@@ -1,4 +1,5 @@
 import type { ContentBlock, GetPromptResult, PromptMessage, Role } from '../core/wire.types';
+import { shallowCopy } from '../core/shallow-copy';
 import { Content, isContentBlock } from './content';
 
 /** A user message with text. */
@@ -36,7 +37,10 @@ function toMessage(value: unknown): PromptMessage {
 export function normalisePromptResult(value: unknown, description?: string): GetPromptResult {
   if (typeof value === 'object' && value !== null && Array.isArray((value as GetPromptResult).messages)) {
     const result = value as GetPromptResult;
-    return { ...result, description: result.description ?? description, messages: result.messages.map(toMessage) };
+    const copy = shallowCopy(result) as { description?: string; messages: GetPromptResult['messages'] };
+    copy.description = result.description ?? description;
+    copy.messages = result.messages.map(toMessage);
+    return copy as GetPromptResult;
   }
   const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   const messages = items.map(toMessage);

@@ -1,4 +1,5 @@
 import type { BlobResourceContents, JsonObject, Meta, ReadResourceResult, ResourceContents, TextResourceContents } from '../core/wire.types';
+import { shallowCopy } from '../core/shallow-copy';
 import { toBase64 } from './content';
 
 /** Optional fields of resource contents; `uri` and `mimeType` default from the request and template. */
@@ -43,11 +44,10 @@ export interface ReadScope {
 }
 
 function complete(partial: PartialContents, scope: ReadScope): ResourceContents {
-  const uri = partial.uri ?? scope.uri;
-  if ('blob' in partial) {
-    return withoutUndefined({ ...partial, uri, mimeType: partial.mimeType ?? scope.mimeType ?? 'application/octet-stream' });
-  }
-  return withoutUndefined({ ...partial, uri, mimeType: partial.mimeType ?? scope.mimeType ?? 'text/plain' });
+  const contents = shallowCopy(partial) as ResourceContents & { uri?: string; mimeType?: string };
+  contents.uri = partial.uri ?? scope.uri;
+  contents.mimeType = partial.mimeType ?? scope.mimeType ?? ('blob' in partial ? 'application/octet-stream' : 'text/plain');
+  return withoutUndefined(contents);
 }
 
 function withoutUndefined<T extends object>(value: T): T {
@@ -70,7 +70,9 @@ function toPartial(value: unknown): PartialContents {
 /** Turns whatever a resource handler returned into a `ReadResourceResult`. */
 export function normaliseResourceResult(value: unknown, scope: ReadScope): ReadResourceResult {
   if (typeof value === 'object' && value !== null && Array.isArray((value as ReadResourceResult).contents)) {
-    return { ...(value as ReadResourceResult), contents: (value as ReadResourceResult).contents.map((c) => complete(c, scope)) };
+    const result = shallowCopy(value as ReadResourceResult) as { contents: ResourceContents[] };
+    result.contents = (value as ReadResourceResult).contents.map((c) => complete(c, scope));
+    return result as ReadResourceResult;
   }
   const items = Array.isArray(value) ? value : [value];
   return { contents: items.map((item) => complete(toPartial(item), scope)) };

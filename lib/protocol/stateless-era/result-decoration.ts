@@ -1,6 +1,7 @@
 import type { CacheHint } from '../../metadata/cache-hint';
 import type { HintedList, Registry } from '../../router/registry';
 import { Method } from '../../core/methods';
+import { shallowCopy } from '../../core/shallow-copy';
 import type { Implementation, JsonObject } from '../../core/wire.types';
 import { MetaKey } from './request-meta';
 
@@ -35,7 +36,9 @@ export class ResultDecorator {
   }
 
   decorate(method: string, result: JsonObject, params: JsonObject | undefined): JsonObject {
-    const decorated: JsonObject = { ...result, resultType: (result.resultType as string | undefined) ?? 'complete', _meta: this.meta(result._meta) };
+    const decorated = shallowCopy(result);
+    decorated.resultType = (result.resultType as string | undefined) ?? 'complete';
+    decorated._meta = this.meta(result._meta);
     const hint = this.hintFor(method, params);
     if (hint) {
       decorated.ttlMs = hint.ttlMs;
@@ -46,7 +49,7 @@ export class ResultDecorator {
 
   /** `_meta` for any stateless result: what the result had, plus the server's identity. */
   meta(own?: unknown): JsonObject {
-    return typeof own === 'object' && own !== null ? { ...(own as JsonObject), ...this.serverMeta } : this.serverMeta;
+    return typeof own === 'object' && own !== null ? Object.assign(shallowCopy(own as JsonObject), this.serverMeta) : this.serverMeta;
   }
 
   get discoverHint(): Required<CacheHint> {
