@@ -31,6 +31,15 @@ export interface ValidateArgumentsOptions {
  * // result.issues: ['days: must not be greater than 14']
  */
 export async function validateArguments<T>(cls: Constructor<T>, input: unknown, options: ValidateArgumentsOptions = {}): Promise<Validated<T>> {
+  return checkArguments(cls, input, options);
+}
+
+/**
+ * `validateArguments` without a promise where none is needed: what the fast path (flat DTOs,
+ * valid input) or a malformed `input` decides comes back at once, and only class-validator's own
+ * run is awaited. The argument pipe of every call goes through it.
+ */
+export function checkArguments<T>(cls: Constructor<T>, input: unknown, options: ValidateArgumentsOptions = {}): Validated<T> | Promise<Validated<T>> {
   const args = input === undefined ? {} : input;
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     return { ok: false, issues: [`arguments: expected an object, got ${describeKind(args)}`] };
@@ -41,6 +50,15 @@ export async function validateArguments<T>(cls: Constructor<T>, input: unknown, 
     if (options.coerce) plain = coerceScalars(plain, schema);
     const direct = directValidator(cls as Constructor, schema)?.(plain);
     if (direct) return { ok: true, value: direct as T };
+    return fullyValidated(cls, plain, schema);
+  } catch (error) {
+    return notValidated(error);
+  }
+}
+
+/** class-transformer then class-validator, with every issue worded. */
+async function fullyValidated<T>(cls: Constructor<T>, plain: Record<string, unknown>, schema: JsonSchema): Promise<Validated<T>> {
+  try {
     const instance = plainToInstance(cls, plain) as T;
     applyFieldDefaults(instance, new Set());
     const errors = await validate(instance as object, { forbidUnknownValues: false, validationError: { target: false, value: true } });
@@ -49,9 +67,13 @@ export async function validateArguments<T>(cls: Constructor<T>, input: unknown, 
     const issues = [...formatValidationErrors(errors), ...missingRequired(schema, record, failed), ...unlistedChoices(cls, record, failed)];
     return issues.length ? { ok: false, issues } : { ok: true, value: instance };
   } catch (error) {
-    // Only a user transformer or validator can get here; report it rather than fail the caller.
-    return { ok: false, issues: [`arguments: could not be validated (${error instanceof Error ? error.message : String(error)})`] };
+    return notValidated(error);
   }
+}
+
+/** Only a user transformer or validator can throw; it is reported rather than failing the caller. */
+function notValidated(error: unknown): Validated<never> {
+  return { ok: false, issues: [`arguments: could not be validated (${error instanceof Error ? error.message : String(error)})`] };
 }
 
 const flatKeys = new WeakMap<JsonSchema, readonly string[] | null>();

@@ -7,7 +7,7 @@ export { compileSchemaCheck, type SchemaCheck } from './json-schema.validator';
 export { compileOutputCheck, type OutputCheck } from './output-validator';
 export { mcpHeaderProblems } from './mcp-header.checks';
 export { issuePath } from './validation-issues.formatter';
-export { validateArguments, type ValidateArgumentsOptions } from './argument-validator';
+export { checkArguments, validateArguments, type ValidateArgumentsOptions } from './argument-validator';
 export type {
   BooleanProperty,
   EnumChoice,

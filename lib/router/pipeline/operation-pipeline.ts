@@ -51,7 +51,8 @@ export class TargetPipeline {
       if (call && this.guards.length > 0) await admit(this.guards, call);
       let input: unknown = args;
       if (steps.pipe) {
-        const piped = await steps.pipe(args);
+        const pending = steps.pipe(args);
+        const piped = pending instanceof Promise ? await pending : pending;
         if (!piped.ok) return steps.policy.invalidArguments(target, piped.issues);
         input = piped.value;
       }

@@ -68,12 +68,34 @@ export function checkMirroredHeaders(req: HttpRequestLike, message: JsonRpcReque
   return checkParamHeaders(req, toolInputSchema, (params.arguments ?? {}) as JsonObject);
 }
 
+/** A property of a tool's arguments mirrored in a header: `Mcp-Param-{suffix}`, looked up as `name` (lower case). */
+interface MirroredParam {
+  readonly property: string;
+  readonly suffix: string;
+  readonly name: string;
+}
+
+const NO_PARAMS: readonly MirroredParam[] = Object.freeze([]);
+/** Per input schema (compiled once per tool): most tools mirror nothing, and every call asks. */
+const mirroredParams = new WeakMap<JsonObject, readonly MirroredParam[]>();
+
+function mirroredParamsOf(schema: JsonObject | undefined): readonly MirroredParam[] {
+  if (!schema) return NO_PARAMS;
+  let params = mirroredParams.get(schema);
+  if (params === undefined) {
+    const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
+    params = Object.entries(properties).flatMap(([property, propertySchema]) => {
+      const suffix = propertySchema['x-mcp-header'];
+      return typeof suffix === 'string' ? [{ property, suffix, name: `mcp-param-${suffix.toLowerCase()}` }] : [];
+    });
+    mirroredParams.set(schema, params);
+  }
+  return params;
+}
+
 function checkParamHeaders(req: HttpRequestLike, schema: JsonObject | undefined, args: JsonObject): ErrorObject | undefined {
-  const properties = (schema?.properties ?? {}) as Record<string, JsonObject>;
-  for (const [property, propertySchema] of Object.entries(properties)) {
-    const suffix = propertySchema['x-mcp-header'];
-    if (typeof suffix !== 'string') continue;
-    const raw = header(req, `mcp-param-${suffix.toLowerCase()}`);
+  for (const { property, suffix, name } of mirroredParamsOf(schema)) {
+    const raw = header(req, name);
     const value = args[property];
     if (value === undefined || value === null) {
       if (raw !== undefined) return mismatch(`Mcp-Param-${suffix} is present but "${property}" is not`);
