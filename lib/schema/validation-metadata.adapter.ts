@@ -152,17 +152,25 @@ function propertyCheck(property: string, metadatas: readonly ValidationMetadata[
       const validateIf = (m as { validateIf?: (o: object, v: unknown) => boolean }).validateIf;
       if (validateIf && !validateIf(object, value)) continue;
       const args = { targetName: object.constructor?.name, property, object, value, constraints: m.constraints };
-      const values = m.each && Array.isArray(value) ? value : [value];
+      const each = m.each && Array.isArray(value);
       for (const instance of instances) {
-        for (const item of values) {
-          const verdict = instance.validate(item, args);
-          if (typeof verdict !== 'boolean') return undefined;
-          if (!verdict) return false;
-        }
+        const verdict = each ? everyItem(instance, value as unknown[], args) : instance.validate(value, args);
+        if (typeof verdict !== 'boolean') return undefined;
+        if (!verdict) return false;
       }
     }
     return true;
   };
+}
+
+/** A rule with `each` on an array: every item must pass; `undefined` as soon as one cannot be decided synchronously. */
+function everyItem(instance: { validate(value: unknown, args: unknown): unknown }, items: readonly unknown[], args: unknown): boolean | undefined {
+  for (const item of items) {
+    const verdict = instance.validate(item, args);
+    if (typeof verdict !== 'boolean') return undefined;
+    if (!verdict) return false;
+  }
+  return true;
 }
 
 type ByTarget = Map<Function, ValidationMetadata[]>;
