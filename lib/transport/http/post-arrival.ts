@@ -66,7 +66,7 @@ export class PostArrival implements Arrival {
   }
 
   private sessionWay(kind: CallKind, sessionId: string, id: RequestId | null): HttpWay {
-    const exchange = new PostExchange(this.res, sessionId, { open: (streamOf) => this.host.open(streamOf), responseHeaders: { ...this.cors, [this.sessionHeader]: sessionId } });
+    const exchange = new PostExchange(this.res, sessionId, this.host, { ...this.cors, [this.sessionHeader]: sessionId });
     return kind === 'batch' ? new BatchCall(this.res, exchange) : new PostedCall(this.res, exchange, id as RequestId);
   }
 }

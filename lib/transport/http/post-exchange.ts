@@ -5,10 +5,9 @@ import { writeJson } from './http-replies';
 import { SSE_HEADERS } from './sse-framing';
 import type { SseStream } from './sse-stream';
 
-/** What a POST exchange needs from the handler: how to open a stream and the headers to send. */
+/** What a POST exchange needs from the handler: how to open a stream of the session. */
 export interface StreamFactory {
   open(sessionId: string): SseStream;
-  readonly responseHeaders: Readonly<Record<string, string>>;
 }
 
 /**
@@ -20,7 +19,13 @@ export class PostExchange implements Exchange {
   private stream?: SseStream;
   private responded = false;
 
-  constructor(private readonly res: HttpResponseLike, private readonly sessionId: string, private readonly streams: StreamFactory) {}
+  /** `responseHeaders`: what every answer carries (CORS, the session's id), JSON or SSE. */
+  constructor(
+    private readonly res: HttpResponseLike,
+    private readonly sessionId: string,
+    private readonly streams: StreamFactory,
+    private readonly responseHeaders: Readonly<Record<string, string>>,
+  ) {}
 
   get open(): boolean {
     return !this.responded && (this.stream ? this.stream.connected : !this.res.destroyed);
@@ -44,7 +49,7 @@ export class PostExchange implements Exchange {
       return;
     }
     if (this.res.destroyed) return;
-    writeJson(this.res, status, headers === undefined ? this.streams.responseHeaders : { ...this.streams.responseHeaders, ...headers }, JSON.stringify(response));
+    writeJson(this.res, status, headers === undefined ? this.responseHeaders : { ...this.responseHeaders, ...headers }, JSON.stringify(response));
   }
 
   /** Sends the responses of a batch (protocol 2025-03-26): one JSON array, or each on the stream. */
@@ -57,7 +62,7 @@ export class PostExchange implements Exchange {
       return;
     }
     if (this.res.destroyed) return;
-    writeJson(this.res, 200, this.streams.responseHeaders, JSON.stringify(responses));
+    writeJson(this.res, 200, this.responseHeaders, JSON.stringify(responses));
   }
 
   /**
@@ -69,7 +74,7 @@ export class PostExchange implements Exchange {
     this.responded = true;
     if (this.stream) void this.stream.finish();
     else if (!this.res.destroyed) {
-      this.res.writeHead(200, { ...this.streams.responseHeaders, ...SSE_HEADERS });
+      this.res.writeHead(200, { ...this.responseHeaders, ...SSE_HEADERS });
       this.res.end();
     }
   }
@@ -84,7 +89,7 @@ export class PostExchange implements Exchange {
     if (this.stream) return this.stream;
     this.stream = this.streams.open(this.sessionId);
     if (!this.res.destroyed) {
-      this.res.writeHead(200, { ...this.streams.responseHeaders, ...SSE_HEADERS });
+      this.res.writeHead(200, { ...this.responseHeaders, ...SSE_HEADERS });
       this.res.flushHeaders();
       this.stream.attach(this.res);
     }

@@ -24,8 +24,14 @@ function matches(value: string, allowed: readonly string[]): boolean {
 export function hostAllowed(req: HttpRequestLike, allowed: readonly string[] = LOOPBACK_HOSTS): boolean {
   const host = req.headers.host;
   if (host === undefined) return false;
-  const key = allowed === LOOPBACK_HOSTS ? host : `${host}\u0000${allowed.join(',')}`;
-  return remember(hostVerdicts, key, () => matches(host, allowed));
+  if (allowed === LOOPBACK_HOSTS) return remember(hostVerdicts, host, isLoopbackHost);
+  const key = `${host}\u0000${allowed.join(',')}`;
+  const known = hostVerdicts.get(key);
+  return known ?? remember(hostVerdicts, key, () => matches(host, allowed));
+}
+
+function isLoopbackHost(host: string): boolean {
+  return matches(host, LOOPBACK_HOSTS);
 }
 
 /** A browser's Origin, when there is one, must be allowed; requests without one are not from a page. */
@@ -44,28 +50,34 @@ export function originAllowed(req: HttpRequestLike, allowed?: readonly string[])
 export function accepts(req: HttpRequestLike, type: string): boolean {
   const accept = req.headers.accept;
   if (!accept) return false;
-  return mediaTypesOf(accept).has(type) || mediaTypesOf(accept).has('*/*') || mediaTypesOf(accept).has(`${type.split('/')[0]}/*`);
+  const types = remember(parsedAccept, accept, mediaTypesOf);
+  return types.has(type) || types.has('*/*') || types.has(`${type.split('/')[0]}/*`);
 }
 
 const parsedAccept = new Map<string, ReadonlySet<string>>();
 
 function mediaTypesOf(accept: string): ReadonlySet<string> {
-  return remember(parsedAccept, accept, () => new Set(accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase())));
+  return new Set(accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase()));
 }
 
 export function isJsonContent(req: HttpRequestLike): boolean {
   const type = req.headers['content-type'];
-  return typeof type === 'string' && remember(jsonTypes, type, () => type.split(';')[0].trim().toLowerCase() === 'application/json');
+  return typeof type === 'string' && remember(jsonTypes, type, isJsonType);
+}
+
+function isJsonType(type: string): boolean {
+  return type.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
 // Clients send the same few header values on every request: decide each distinct one once.
 const hostVerdicts = new Map<string, boolean>();
 const jsonTypes = new Map<string, boolean>();
 
-function remember<T>(cache: Map<string, T>, key: string, decide: () => T): T {
+/** The verdict on `key`, decided once (`decide` takes the key, so a hit allocates nothing). */
+function remember<T>(cache: Map<string, T>, key: string, decide: (key: string) => T): T {
   let verdict = cache.get(key);
   if (verdict === undefined) {
-    verdict = decide();
+    verdict = decide(key);
     if (cache.size >= 64) cache.clear();
     cache.set(key, verdict);
   }
@@ -100,8 +112,10 @@ export function repeatedHeader(req: HttpRequestLike): string | undefined {
 
 function singleValuedIndex(name: string): number {
   for (let i = 0; i < SINGLE_VALUED.length; i += 1) {
-    // Lengths first: most headers are ruled out without lower-casing them.
-    if (name.length === SINGLE_VALUED[i].length && name.toLowerCase() === SINGLE_VALUED[i]) return i;
+    // Lengths first: most headers are ruled out without lower-casing them; a name sent in lower
+    // case (HTTP/2 always, most clients) matches without a lower-cased copy.
+    const wanted = SINGLE_VALUED[i];
+    if (name.length === wanted.length && (name === wanted || name.toLowerCase() === wanted)) return i;
   }
   return -1;
 }
