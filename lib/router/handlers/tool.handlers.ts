@@ -18,7 +18,8 @@ export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
   const compile = (tool: ToolDefinition) => toolSteps(tool, diagnostics);
   return [
     pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: () => registry.toolList(), itemOf: (t) => ({ kind: 'tool', name: t.name, ...itemScopes(registry.tool(t.name)) }) }),
-    [Method.ToolsCall, async (params, ctx) => {
+    // Not async: the pipeline's promise is the call's (a throw here reaches the router's catch all the same).
+    [Method.ToolsCall, (params, ctx) => {
       const name = requireString(params, 'name');
       const tool = registry.tool(name);
       if (!tool || !visible({ kind: 'tool', name, ...itemScopes(tool) }, ctx.principal)) throw TARGET_ERROR_POLICY.tool.unknown(name);
