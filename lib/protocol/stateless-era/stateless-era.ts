@@ -133,7 +133,8 @@ export class StatelessEra {
     new TaskNotifications(deps.tasks, deps.listeners);
   }
 
-  async request(message: JsonRpcRequest, facts: StatelessFacts): Promise<DispatchOutcome> {
+  /** What became of one request; a refusal comes back at once, without a promise (every request passes here). */
+  request(message: JsonRpcRequest, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
     const meta = readRequestMeta(message.params);
     if ('error' in meta) return refused('invalid-params', message.id, meta.error);
     const headerError = facts.headers?.checkHeaders?.(message, meta, this.inputSchemaOf(message, facts.principal));
