@@ -121,6 +121,7 @@ function readStream(req: StreamBodyRequest, { maxBytes, timeoutMs }: BodyLimits)
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    let deadline: NodeJS.Timeout | undefined;
     const settle = (outcome: BodyOutcome) => {
       if (settled) return;
       settled = true;
@@ -135,15 +136,24 @@ function readStream(req: StreamBodyRequest, { maxBytes, timeoutMs }: BodyLimits)
       req.resume();
       settle(outcome);
     };
-    // A body already received in full needs no deadline; any other is cut off when it is late.
-    const deadline = req.complete ? undefined : setTimeout(() => stop({ ok: false, reason: 'timeout' }), timeoutMs);
+    // A body received in full needs no deadline; any other is cut off when it is late. The
+    // handler runs as soon as the headers are parsed, before the body in the same packet is, so
+    // the deadline is set a tick later, only for a body still on its way (most come whole).
+    process.nextTick(() => {
+      if (!settled && !req.complete) deadline = setTimeout(() => stop({ ok: false, reason: 'timeout' }), timeoutMs);
+    });
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) return stop({ ok: false, reason: 'too_large' });
       chunks.push(chunk);
     });
-    req.on('end', () => settle({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('end', () => settle({ ok: true, text: textOfChunks(chunks) }));
     req.on('error', () => settle({ ok: false, reason: 'aborted' }));
     req.on('close', () => settle({ ok: false, reason: 'aborted' }));
   });
+}
+
+/** The body's text; a body that came in one chunk (most do) is decoded without a copy. */
+function textOfChunks(chunks: readonly Buffer[]): string {
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
