@@ -19,6 +19,8 @@ export interface InputRequest {
   readonly params: JsonObject;
 }
 
+const NO_REQUESTS: ReadonlyMap<string, InputRequest> = new Map();
+
 /**
  * The stateless era's way back to the client. Notifications go on the request's own response
  * stream; server-to-client requests cannot be sent, so each one is answered from the request's
@@ -26,13 +28,9 @@ export interface InputRequest {
  * recorded as an input request and the round ends with `input_required`.
  */
 export class InputChannel implements ClientChannel {
-  /** What the handler asked for that the request did not carry, by key. */
-  readonly inputRequests = new Map<string, InputRequest>();
-  /**
-   * The answers the handler consumed, by key: sealed into the next `requestState`. Keys are the
-   * handler's to name, so no prototype: a key such as `__proto__` is an ordinary entry.
-   */
-  readonly used: JsonObject = Object.create(null) as JsonObject;
+  // Both made on first use: most calls ask the client nothing, and every call has a channel.
+  private requests?: Map<string, InputRequest>;
+  private consumed?: JsonObject;
   private asked = 0;
 
   constructor(
@@ -43,6 +41,19 @@ export class InputChannel implements ClientChannel {
     private readonly allowsInput: boolean,
     private readonly onResourceUpdated: (uri: string) => Promise<void>,
   ) {}
+
+  /** What the handler asked for that the request did not carry, by key. */
+  get inputRequests(): ReadonlyMap<string, InputRequest> {
+    return this.requests ?? NO_REQUESTS;
+  }
+
+  /**
+   * The answers the handler consumed, by key: sealed into the next `requestState`. Keys are the
+   * handler's to name, so no prototype: a key such as `__proto__` is an ordinary entry.
+   */
+  get used(): JsonObject {
+    return (this.consumed ??= Object.create(null) as JsonObject);
+  }
 
   async notify(method: Notification, params: JsonObject): Promise<void> {
     if (this.exchange.open) this.exchange.send(notification(method, params));
@@ -57,7 +68,7 @@ export class InputChannel implements ClientChannel {
     // Own entries only: a key named `constructor` or `toString` must not find Object.prototype's.
     const answer = Object.hasOwn(this.answers, key) ? this.answers[key] : undefined;
     if (answer === undefined) {
-      this.inputRequests.set(key, { method, params });
+      (this.requests ??= new Map()).set(key, { method, params });
       throw new InputRequiredSignal();
     }
     // A malformed answer arrives in the params of the client's own request: invalid params.
