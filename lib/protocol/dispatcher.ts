@@ -28,6 +28,25 @@ const SESSION_REQUIRED: SessionRefused = Object.freeze({ refusal: 'session-requi
 const SESSION_NOT_FOUND: SessionRefused = Object.freeze({ refusal: 'session-not-found', error: SessionRefusal.notFound });
 const OTHER_PRINCIPAL: SessionRefused = Object.freeze({ refusal: 'other-principal', error: SessionRefusal.otherPrincipal });
 
+/** Refused before the store is asked: no session id, or a version header the session era does not speak. */
+function namingRefusal(sessionId: string | undefined, versionHeader: string | undefined): SessionRefused | undefined {
+  if (!sessionId) return SESSION_REQUIRED;
+  if (versionHeader !== undefined && !isSessionEraVersion(versionHeader)) {
+    return { refusal: 'unsupported-version', error: SessionRefusal.unsupportedVersion(versionHeader) };
+  }
+  return undefined;
+}
+
+/**
+ * The loaded session, if `principal` may use it. No touch here: the engine restarts the idle
+ * clock when each request ends, and keeps a session with a request running from expiring; one
+ * touch per request is enough.
+ */
+function foundFor(state: SessionState | undefined, principal: unknown): SessionState | SessionRefused {
+  if (!state) return SESSION_NOT_FOUND;
+  return samePrincipal(state.principal, principal) ? state : OTHER_PRINCIPAL;
+}
+
 /** A client's response in the stateless era: nothing to answer on a pipe, a 400 where every message is answered. */
 const STATELESS_RESPONSE: DispatchOutcome = Object.freeze({
   kind: 'accepted', refusal: 'invalid-request', response: Object.freeze(failure(null, SessionRefusal.statelessResponse)),
@@ -84,15 +103,8 @@ export class Dispatcher {
    * header the session era does not speak, for an unknown session, or another principal's.
    */
   async findSession(sessionId: string | undefined, versionHeader: string | undefined, principal: unknown): Promise<SessionState | SessionRefused> {
-    if (!sessionId) return SESSION_REQUIRED;
-    if (versionHeader !== undefined && !isSessionEraVersion(versionHeader)) {
-      return { refusal: 'unsupported-version', error: SessionRefusal.unsupportedVersion(versionHeader) };
-    }
-    const state = await this.store.load(sessionId);
-    if (!state) return SESSION_NOT_FOUND;
-    // No touch here: the engine restarts the idle clock when each request ends, and keeps a
-    // session with a request running from expiring; one touch per request is enough.
-    return samePrincipal(state.principal, principal) ? state : OTHER_PRINCIPAL;
+    const naming = namingRefusal(sessionId, versionHeader);
+    return naming ?? foundFor(await this.store.load(sessionId!), principal);
   }
 
   attachStandalone(sessionId: string, sink: StandaloneSink): () => void {
@@ -129,7 +141,9 @@ export class Dispatcher {
       if (arrival.sessionId !== undefined) return refused('invalid-request', id, SessionRefusal.initializeNamesSession);
       return this.initialize(incoming.message, arrival);
     }
-    const found = await this.findSession(arrival.sessionId, arrival.versionHeader, arrival.principal);
+    // `findSession` inlined: one async step less on every request of a session.
+    const naming = namingRefusal(arrival.sessionId, arrival.versionHeader);
+    const found = naming ?? foundFor(await this.store.load(arrival.sessionId!), arrival.principal);
     if ('refusal' in found) return refused(found.refusal, id, found.error);
     return this.inSession(incoming, found, arrival);
   }
