@@ -10,7 +10,7 @@ import { scanPrompt } from './prompt.scanner';
 import type { InstanceSource } from './instance-source';
 import { scanResource } from './resource.scanner';
 import { classPipelineProblems } from './pipeline-members.scanner';
-import type { ScanScope } from './scan-scope';
+import { classDeclarations, type ScanScope } from './scan-scope';
 import { scanTool } from './tool.scanner';
 
 export interface ScanInput {
@@ -48,11 +48,11 @@ function scanClass(cls: Constructor, resolve: (cls: Constructor) => object, prob
     problems.push(`providers must be classes; got ${String(cls)}`);
     return;
   }
-  const scope: ScanScope = { cls, proto: cls.prototype, resolve: () => resolve(cls), problems };
+  const scope: ScanScope = { cls, proto: cls.prototype, resolve: () => resolve(cls), problems, onClass: classDeclarations(cls) };
   for (const misplaced of readMisplaced(cls)) {
     problems.push(`${cls.name}#${misplaced.propertyKey}: ${misplaced.decorator} belongs on ${misplaced.belongsOn ?? 'a method'}`);
   }
-  problems.push(...classPipelineProblems(cls));
+  problems.push(...classPipelineProblems(scope));
   for (const record of readMembers<ToolOptions>(METADATA_KEYS.tools, cls)) push(into.tools, scanTool(scope, record));
   for (const record of readMembers<PromptOptions>(METADATA_KEYS.prompts, cls)) push(into.prompts, scanPrompt(scope, record));
   for (const record of readMembers<ResourceRecord>(METADATA_KEYS.resources, cls)) push(into.resources, scanResource(scope, record));

@@ -80,9 +80,9 @@ export function readClassOptions<O>(key: typeof METADATA_KEYS.elicit, ctor: Func
   return Reflect.getOwnMetadata(key, ctor);
 }
 
-/** The parameter types TypeScript emitted for a method, or `[]` when metadata is missing. */
-export function readParamTypes(proto: object, propertyKey: string): unknown[] {
-  return Reflect.getMetadata(DESIGN_KEYS.paramTypes, proto, propertyKey) ?? [];
+/** The parameter types TypeScript emitted for a method, or undefined when metadata is missing (see `hasParamTypes`). */
+export function readParamTypes(proto: object, propertyKey: string): unknown[] | undefined {
+  return Reflect.getMetadata(DESIGN_KEYS.paramTypes, proto, propertyKey);
 }
 
 /**
