@@ -22,7 +22,8 @@ const INTERCEPTORS: MemberKind<InterceptorShape> = {
   key: METADATA_KEYS.interceptors, slot: 'interceptors', decorator: '@UseInterceptors', expected: 'an interceptor (a class or an object with intercept)', is: isInterceptorRef,
 };
 
-const NONE: PipelineMembersRecord = Object.freeze({ guards: Object.freeze([]), interceptors: Object.freeze([]) });
+const NO_MEMBERS: readonly never[] = Object.freeze([]);
+const NONE: PipelineMembersRecord = Object.freeze({ guards: NO_MEMBERS, interceptors: NO_MEMBERS });
 
 /**
  * The class-level members that are not what their decorator expects (an `undefined` from a
@@ -49,6 +50,7 @@ export function scanPipelineMembers(scope: ScanScope, member: string, label: str
 function membersOf<T>(scope: ScanScope, member: string, label: string, kind: MemberKind<T>): readonly PipelineMemberRef<T>[] {
   const onClass = scope.onClass[kind.slot];
   const onMethod = readMethodPipelineMembers(kind.key, scope.cls, member);
+  if (onClass.length === 0 && onMethod.length === 0) return NO_MEMBERS;
   for (const value of onMethod) {
     if (!kind.is(value)) scope.problems.push(`${label}: ${kind.decorator} names ${describeMemberRef(value)}, which is not ${kind.expected}`);
   }

@@ -94,8 +94,16 @@ function duplicates(definitions: Definitions): string[] {
 }
 
 function collide<T extends { label: string }>(what: string, items: readonly T[], keyOf: (item: T) => string): string[] {
-  const byKey = new Map<string, string[]>();
-  for (const item of items) byKey.set(keyOf(item), [...(byKey.get(keyOf(item)) ?? []), item.label]);
-  return [...byKey].filter(([, labels]) => labels.length > 1)
-    .map(([key, labels]) => `duplicate ${what} "${key}": ${labels.join(', ')}`);
+  // The first label per key, and a list only for a key seen twice: start-up checks every definition.
+  const first = new Map<string, string>();
+  const shared = new Map<string, string[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, item.label);
+    else shared.set(key, [...(shared.get(key) ?? [seen]), item.label]);
+  }
+  // In the order the keys first appear.
+  return [...first.keys()].filter((key) => shared.has(key))
+    .map((key) => `duplicate ${what} "${key}": ${shared.get(key)!.join(', ')}`);
 }
