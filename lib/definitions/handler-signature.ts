@@ -29,12 +29,14 @@ export interface SignatureOptions {
  */
 export function readHandlerSignature(proto: object, method: string, options: SignatureOptions = {}): HandlerSignature {
   const explicitInput = options.input;
+  const emitted = readParamTypes(proto, method);
   // A method with parameters and no emitted types was built without metadata: its argument class
   // and its Context position are unknown, and guessing would skip validation or pass the wrong value.
-  if (!explicitInput && !hasParamTypes(proto, method) && takesParameters(proto, method)) {
+  // (Asked only when nothing was read: metadata set to undefined still counts as emitted.)
+  if (emitted === undefined && !explicitInput && !hasParamTypes(proto, method) && takesParameters(proto, method)) {
     return { place: placeAt(1), problem: missingMetadata(options.canNameInput === true) };
   }
-  const types = readParamTypes(proto, method);
+  const types = emitted ?? [];
   const ctxIndex = types.indexOf(Context);
   const place = ctxIndex === 0 ? (_args: unknown, ctx: Context) => [ctx] : placeAt(ctxIndex > 0 ? ctxIndex : 1);
   if (explicitInput) return { inputClass: explicitInput, place };

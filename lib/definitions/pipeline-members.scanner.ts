@@ -1,5 +1,5 @@
 import { METADATA_KEYS } from '../metadata/metadata-keys';
-import { readClassPipelineMembers, readMethodPipelineMembers, type Constructor } from '../metadata/metadata-store';
+import { readMethodPipelineMembers } from '../metadata/metadata-store';
 import {
   describeMemberRef, isGuardRef, isInterceptorRef, type GuardShape, type InterceptorShape, type PipelineMemberRef, type PipelineMembersRecord,
 } from '../metadata/pipeline-options';
@@ -9,27 +9,29 @@ type PipelineKey = typeof METADATA_KEYS.guards | typeof METADATA_KEYS.intercepto
 
 interface MemberKind<T> {
   readonly key: PipelineKey;
+  readonly slot: 'guards' | 'interceptors';
   readonly decorator: string;
   readonly expected: string;
   readonly is: (value: unknown) => value is PipelineMemberRef<T>;
 }
 
 const GUARDS: MemberKind<GuardShape> = {
-  key: METADATA_KEYS.guards, decorator: '@UseGuards', expected: 'a guard (a class or an object with canActivate)', is: isGuardRef,
+  key: METADATA_KEYS.guards, slot: 'guards', decorator: '@UseGuards', expected: 'a guard (a class or an object with canActivate)', is: isGuardRef,
 };
 const INTERCEPTORS: MemberKind<InterceptorShape> = {
-  key: METADATA_KEYS.interceptors, decorator: '@UseInterceptors', expected: 'an interceptor (a class or an object with intercept)', is: isInterceptorRef,
+  key: METADATA_KEYS.interceptors, slot: 'interceptors', decorator: '@UseInterceptors', expected: 'an interceptor (a class or an object with intercept)', is: isInterceptorRef,
 };
 
-const NONE: PipelineMembersRecord = Object.freeze({ guards: Object.freeze([]), interceptors: Object.freeze([]) });
+const NO_MEMBERS: readonly never[] = Object.freeze([]);
+const NONE: PipelineMembersRecord = Object.freeze({ guards: NO_MEMBERS, interceptors: NO_MEMBERS });
 
 /**
  * The class-level members that are not what their decorator expects (an `undefined` from a
  * circular import, a guard given to `@UseInterceptors`): reported once per class.
  */
-export function classPipelineProblems(cls: Constructor): string[] {
+export function classPipelineProblems({ cls, onClass }: ScanScope): string[] {
   return [GUARDS, INTERCEPTORS].flatMap((kind) => {
-    return readClassPipelineMembers(kind.key, cls).filter((value) => !kind.is(value)).map((value) => `${cls.name}: ${kind.decorator} names ${describeMemberRef(value)}, which is not ${kind.expected}`);
+    return onClass[kind.slot].filter((value) => !kind.is(value)).map((value) => `${cls.name}: ${kind.decorator} names ${describeMemberRef(value)}, which is not ${kind.expected}`);
   });
 }
 
@@ -46,8 +48,9 @@ export function scanPipelineMembers(scope: ScanScope, member: string, label: str
 }
 
 function membersOf<T>(scope: ScanScope, member: string, label: string, kind: MemberKind<T>): readonly PipelineMemberRef<T>[] {
-  const onClass = readClassPipelineMembers(kind.key, scope.cls);
+  const onClass = scope.onClass[kind.slot];
   const onMethod = readMethodPipelineMembers(kind.key, scope.cls, member);
+  if (onClass.length === 0 && onMethod.length === 0) return NO_MEMBERS;
   for (const value of onMethod) {
     if (!kind.is(value)) scope.problems.push(`${label}: ${kind.decorator} names ${describeMemberRef(value)}, which is not ${kind.expected}`);
   }

@@ -1,4 +1,5 @@
-import type { Constructor } from '../metadata/metadata-store';
+import { METADATA_KEYS } from '../metadata/metadata-keys';
+import { readClassPipelineMembers, readClassScopes, type Constructor } from '../metadata/metadata-store';
 
 /** One provider class being scanned, and where its problems go. */
 export interface ScanScope {
@@ -7,6 +8,23 @@ export interface ScanScope {
   /** Resolves the provider instance from the server's container. */
   readonly resolve: () => object;
   readonly problems: string[];
+  /** What the class declares for every member it serves, read once for all of them. */
+  readonly onClass: ClassDeclarations;
+}
+
+/** `@UseGuards`, `@UseInterceptors` and `@RequireScopes` on a class (its own, else its nearest ancestor's), as written. */
+export interface ClassDeclarations {
+  readonly guards: readonly unknown[];
+  readonly interceptors: readonly unknown[];
+  readonly scopes: readonly unknown[];
+}
+
+export function classDeclarations(cls: Constructor): ClassDeclarations {
+  return {
+    guards: readClassPipelineMembers(METADATA_KEYS.guards, cls),
+    interceptors: readClassPipelineMembers(METADATA_KEYS.interceptors, cls),
+    scopes: readClassScopes(cls),
+  };
 }
 
 export function labelOf(scope: ScanScope, member: string): string {

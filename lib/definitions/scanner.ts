@@ -10,7 +10,7 @@ import { scanPrompt } from './prompt.scanner';
 import type { InstanceSource } from './instance-source';
 import { scanResource } from './resource.scanner';
 import { classPipelineProblems } from './pipeline-members.scanner';
-import type { ScanScope } from './scan-scope';
+import { classDeclarations, type ScanScope } from './scan-scope';
 import { scanTool } from './tool.scanner';
 
 export interface ScanInput {
@@ -48,11 +48,11 @@ function scanClass(cls: Constructor, resolve: (cls: Constructor) => object, prob
     problems.push(`providers must be classes; got ${String(cls)}`);
     return;
   }
-  const scope: ScanScope = { cls, proto: cls.prototype, resolve: () => resolve(cls), problems };
+  const scope: ScanScope = { cls, proto: cls.prototype, resolve: () => resolve(cls), problems, onClass: classDeclarations(cls) };
   for (const misplaced of readMisplaced(cls)) {
     problems.push(`${cls.name}#${misplaced.propertyKey}: ${misplaced.decorator} belongs on ${misplaced.belongsOn ?? 'a method'}`);
   }
-  problems.push(...classPipelineProblems(cls));
+  problems.push(...classPipelineProblems(scope));
   for (const record of readMembers<ToolOptions>(METADATA_KEYS.tools, cls)) push(into.tools, scanTool(scope, record));
   for (const record of readMembers<PromptOptions>(METADATA_KEYS.prompts, cls)) push(into.prompts, scanPrompt(scope, record));
   for (const record of readMembers<ResourceRecord>(METADATA_KEYS.resources, cls)) push(into.resources, scanResource(scope, record));
@@ -94,8 +94,16 @@ function duplicates(definitions: Definitions): string[] {
 }
 
 function collide<T extends { label: string }>(what: string, items: readonly T[], keyOf: (item: T) => string): string[] {
-  const byKey = new Map<string, string[]>();
-  for (const item of items) byKey.set(keyOf(item), [...(byKey.get(keyOf(item)) ?? []), item.label]);
-  return [...byKey].filter(([, labels]) => labels.length > 1)
-    .map(([key, labels]) => `duplicate ${what} "${key}": ${labels.join(', ')}`);
+  // The first label per key, and a list only for a key seen twice: start-up checks every definition.
+  const first = new Map<string, string>();
+  const shared = new Map<string, string[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, item.label);
+    else shared.set(key, [...(shared.get(key) ?? [seen]), item.label]);
+  }
+  // In the order the keys first appear.
+  return [...first.keys()].filter((key) => shared.has(key))
+    .map((key) => `duplicate ${what} "${key}": ${shared.get(key)!.join(', ')}`);
 }

@@ -1,5 +1,5 @@
 import { SCOPE_TOKEN } from '../core/auth-info';
-import { readClassScopes, readMethodScopes } from '../metadata/metadata-store';
+import { readMethodScopes } from '../metadata/metadata-store';
 import type { ScanScope } from './scan-scope';
 
 const NO_SCOPES: readonly string[] = Object.freeze([]);
@@ -10,7 +10,7 @@ const NO_SCOPES: readonly string[] = Object.freeze([]);
  * granted, nor named in a challenge) is reported under the target's label.
  */
 export function scanScopes(scope: ScanScope, member: string, label: string, declared: readonly unknown[] | undefined): readonly string[] {
-  const all = [...readClassScopes(scope.cls), ...readMethodScopes(scope.cls, member), ...(declared ?? [])];
+  const all = [...scope.onClass.scopes, ...readMethodScopes(scope.cls, member), ...(declared ?? [])];
   if (all.length === 0) return NO_SCOPES;
   for (const value of all) {
     if (typeof value !== 'string' || !SCOPE_TOKEN.test(value)) {

@@ -13,6 +13,7 @@ import { attempt, labelOf, report, type ScanScope } from './scan-scope';
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 const EMPTY_OBJECT_SCHEMA = Object.freeze({ type: 'object' });
+const NO_REQUIREMENTS: readonly string[] = Object.freeze([]);
 
 export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): ToolDefinition | undefined {
   const { options, propertyKey } = record;
@@ -39,7 +40,8 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
   const inputSchema = options.inputSchema
     ?? (inputClass ? attempt(scope.problems, label, () => compileClassSchema(inputClass)) : EMPTY_OBJECT_SCHEMA);
   // A client drops a tool whose header annotations break the rules: say so now, not never.
-  if (inputSchema) report(scope.problems, `${label}: tool "${name}"`, mcpHeaderProblems(inputSchema));
+  const headerProblems = inputSchema ? mcpHeaderProblems(inputSchema) : [];
+  if (headerProblems.length > 0) report(scope.problems, `${label}: tool "${name}"`, headerProblems);
   const output = options.output;
   const outputSchema = output ? attempt(scope.problems, label, () => compileClassSchema(output)) : undefined;
   const outputCheck = output && outputSchema
@@ -68,7 +70,7 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
     inputClass,
     inputCheck,
     outputCheck,
-    requires: Object.freeze([...(options.requires ?? [])]),
+    requires: options.requires ? Object.freeze([...options.requires]) : NO_REQUIREMENTS,
     taskSupport: options.task ?? 'forbidden',
     taskStart: options.taskStart ?? 'at-once',
     cache: options.cache,
@@ -81,6 +83,8 @@ export function scanTool(scope: ScanScope, record: MemberRecord<ToolOptions>): T
 }
 
 function annotationsOf(options: ToolOptions): ToolAnnotations | undefined {
+  const { readOnly, destructive, idempotent, openWorld } = options;
+  if (readOnly === undefined && destructive === undefined && idempotent === undefined && openWorld === undefined) return undefined;
   const annotations = definedOnly({
     readOnlyHint: options.readOnly,
     destructiveHint: options.destructive,

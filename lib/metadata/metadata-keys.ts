@@ -1,6 +1,7 @@
 /**
- * Every reflect-metadata key the framework owns. No other module spells a key.
- * Keys are symbols-in-strings under one prefix so they never collide with user metadata.
+ * Every metadata key the framework owns (its records live in `record-store`, not in
+ * reflect-metadata). No other module spells a key. Keys are strings under one prefix, so they
+ * never collide with user metadata, and never hold `\u0000` (the record store's separator).
  */
 export const METADATA_KEYS = Object.freeze({
   tools: 'phantom:tools',

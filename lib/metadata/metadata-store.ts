@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DESIGN_KEYS, METADATA_KEYS } from './metadata-keys';
+import { nearestRecord, ownRecord, writeRecord } from './record-store';
 
 /** A class constructor, as the framework sees the user's classes. */
 export type Constructor<T = unknown> = new (...args: any[]) => T;
@@ -25,8 +26,8 @@ type ListKey = typeof METADATA_KEYS.tools | typeof METADATA_KEYS.resources | typ
  * so a subclass decorating more members does not change its parent's list.
  */
 export function appendMember<O>(key: ListKey, target: object, record: MemberRecord<O>): void {
-  const own: readonly MemberRecord<O>[] = Reflect.getOwnMetadata(key, target) ?? [];
-  Reflect.defineMetadata(key, Object.freeze([...own, Object.freeze(record)]), target);
+  const own = ownRecord<readonly MemberRecord<O>[]>(target, key) ?? [];
+  writeRecord(target, key, Object.freeze([...own, Object.freeze(record)]));
 }
 
 /** The records declared on `ctor` and its ancestors, the nearest declaration of a member winning. */
@@ -34,7 +35,7 @@ export function readMembers<O>(key: ListKey, ctor: Constructor): MemberRecord<O>
   const seen = new Set<string>();
   const out: MemberRecord<O>[] = [];
   for (let proto = ctor.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    const own: readonly MemberRecord<O>[] = Reflect.getOwnMetadata(key, proto) ?? [];
+    const own = ownRecord<readonly MemberRecord<O>[]>(proto, key) ?? [];
     for (const record of own) {
       if (seen.has(record.propertyKey)) continue;
       seen.add(record.propertyKey);
@@ -45,44 +46,44 @@ export function readMembers<O>(key: ListKey, ctor: Constructor): MemberRecord<O>
 }
 
 export function recordMisplaced(target: object, record: MisplacedRecord): void {
-  const own: readonly MisplacedRecord[] = Reflect.getOwnMetadata(METADATA_KEYS.misplaced, target) ?? [];
-  Reflect.defineMetadata(METADATA_KEYS.misplaced, Object.freeze([...own, Object.freeze(record)]), target);
+  const own = ownRecord<readonly MisplacedRecord[]>(target, METADATA_KEYS.misplaced) ?? [];
+  writeRecord(target, METADATA_KEYS.misplaced, Object.freeze([...own, Object.freeze(record)]));
 }
 
 export function readMisplaced(ctor: Constructor): MisplacedRecord[] {
   const out: MisplacedRecord[] = [];
   for (let proto = ctor.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    out.push(...((Reflect.getOwnMetadata(METADATA_KEYS.misplaced, proto) as MisplacedRecord[] | undefined) ?? []));
+    out.push(...(ownRecord<readonly MisplacedRecord[]>(proto, METADATA_KEYS.misplaced) ?? []));
   }
   return out;
 }
 
 /** Per-property options from `@Field`, merged along the prototype chain (nearest wins). */
 export function writeField<O extends object>(target: object, propertyKey: string, options: O): void {
-  const own: Readonly<Record<string, O>> = Reflect.getOwnMetadata(METADATA_KEYS.fields, target) ?? {};
-  Reflect.defineMetadata(METADATA_KEYS.fields, Object.freeze({ ...own, [propertyKey]: Object.freeze({ ...options }) }), target);
+  const own = ownRecord<Readonly<Record<string, O>>>(target, METADATA_KEYS.fields) ?? {};
+  writeRecord(target, METADATA_KEYS.fields, Object.freeze({ ...own, [propertyKey]: Object.freeze({ ...options }) }));
 }
 
 export function readFields<O extends object>(ctor: Function): Record<string, O> {
   const chain: Record<string, O>[] = [];
   for (let proto = ctor.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    const own = Reflect.getOwnMetadata(METADATA_KEYS.fields, proto);
+    const own = ownRecord<Record<string, O>>(proto, METADATA_KEYS.fields);
     if (own) chain.push(own);
   }
   return Object.assign({}, ...chain.reverse());
 }
 
 export function writeClassOptions<O extends object>(key: typeof METADATA_KEYS.elicit, ctor: Function, options: O): void {
-  Reflect.defineMetadata(key, Object.freeze({ ...options }), ctor);
+  writeRecord(ctor, key, Object.freeze({ ...options }));
 }
 
 export function readClassOptions<O>(key: typeof METADATA_KEYS.elicit, ctor: Function): O | undefined {
-  return Reflect.getOwnMetadata(key, ctor);
+  return ownRecord<O>(ctor, key);
 }
 
-/** The parameter types TypeScript emitted for a method, or `[]` when metadata is missing. */
-export function readParamTypes(proto: object, propertyKey: string): unknown[] {
-  return Reflect.getMetadata(DESIGN_KEYS.paramTypes, proto, propertyKey) ?? [];
+/** The parameter types TypeScript emitted for a method, or undefined when metadata is missing (see `hasParamTypes`). */
+export function readParamTypes(proto: object, propertyKey: string): unknown[] | undefined {
+  return Reflect.getMetadata(DESIGN_KEYS.paramTypes, proto, propertyKey);
 }
 
 /**
@@ -105,20 +106,18 @@ type PipelineKey = typeof METADATA_KEYS.guards | typeof METADATA_KEYS.intercepto
  * first: the recorded list reads in the order written, top to bottom.
  */
 export function prependPipelineMembers(key: PipelineKey, target: object, propertyKey: string | undefined, members: readonly unknown[]): void {
-  const own: readonly unknown[] = (propertyKey === undefined ? Reflect.getOwnMetadata(key, target) : Reflect.getOwnMetadata(key, target, propertyKey)) ?? [];
-  const list = Object.freeze([...members, ...own]);
-  if (propertyKey === undefined) Reflect.defineMetadata(key, list, target);
-  else Reflect.defineMetadata(key, list, target, propertyKey);
+  const own = ownRecord<readonly unknown[]>(target, key, propertyKey) ?? [];
+  writeRecord(target, key, Object.freeze([...members, ...own]), propertyKey);
 }
 
 /** The pipeline members of a class: its own, else the nearest ancestor's. */
 export function readClassPipelineMembers(key: PipelineKey, ctor: Constructor): readonly unknown[] {
-  return Reflect.getMetadata(key, ctor) ?? [];
+  return nearestRecord<readonly unknown[]>(ctor, key) ?? [];
 }
 
 /** The pipeline members of one method: its nearest declaration's. */
 export function readMethodPipelineMembers(key: PipelineKey, ctor: Constructor, propertyKey: string): readonly unknown[] {
-  return Reflect.getMetadata(key, ctor.prototype, propertyKey) ?? [];
+  return nearestRecord<readonly unknown[]>(ctor.prototype, key, propertyKey) ?? [];
 }
 
 /**
@@ -126,20 +125,18 @@ export function readMethodPipelineMembers(key: PipelineKey, ctor: Constructor, p
  * those recorded there before. A method's own list stays its own: a subclass adds to a copy.
  */
 export function appendScopes(target: object, propertyKey: string | undefined, scopes: readonly string[]): void {
-  const own: readonly string[] = (propertyKey === undefined ? Reflect.getOwnMetadata(METADATA_KEYS.scopes, target) : Reflect.getOwnMetadata(METADATA_KEYS.scopes, target, propertyKey)) ?? [];
-  const list = Object.freeze([...own, ...scopes]);
-  if (propertyKey === undefined) Reflect.defineMetadata(METADATA_KEYS.scopes, list, target);
-  else Reflect.defineMetadata(METADATA_KEYS.scopes, list, target, propertyKey);
+  const own = ownRecord<readonly string[]>(target, METADATA_KEYS.scopes, propertyKey) ?? [];
+  writeRecord(target, METADATA_KEYS.scopes, Object.freeze([...own, ...scopes]), propertyKey);
 }
 
 /** The `@RequireScopes` scopes of a class: its own, else the nearest ancestor's. */
 export function readClassScopes(ctor: Constructor): readonly unknown[] {
-  return Reflect.getMetadata(METADATA_KEYS.scopes, ctor) ?? [];
+  return nearestRecord<readonly unknown[]>(ctor, METADATA_KEYS.scopes) ?? [];
 }
 
 /** The `@RequireScopes` scopes of one method: its nearest declaration's. */
 export function readMethodScopes(ctor: Constructor, propertyKey: string): readonly unknown[] {
-  return Reflect.getMetadata(METADATA_KEYS.scopes, ctor.prototype, propertyKey) ?? [];
+  return nearestRecord<readonly unknown[]>(ctor.prototype, METADATA_KEYS.scopes, propertyKey) ?? [];
 }
 
 /**

@@ -73,9 +73,14 @@ function collect(cls: Function): ClassProperty[] {
  * property (all validated, or all `@Field`-described); otherwise a best guess.
  */
 function mergeOrder(sources: readonly string[][]): string[] {
-  const out: string[] = [];
   // The source that saw the most names sets the frame; a stable sort keeps validators first on a tie.
-  for (const source of [...sources].sort((a, b) => b.length - a.length)) {
+  const ordered = [...sources].sort((a, b) => b.length - a.length);
+  // Usually it saw every name (all validated, or all described): then it is the order, and start-up,
+  // which reads one class per tool, need not place the names one by one.
+  const frame = new Set(ordered[0]);
+  if (ordered.every((source) => source.every((name) => frame.has(name)))) return [...frame];
+  const out: string[] = [];
+  for (const source of ordered) {
     source.forEach((name, i) => {
       if (out.includes(name)) return;
       const before = source.slice(0, i).reverse().find((n) => out.includes(n));

@@ -59,6 +59,8 @@ class SchemaEmitter {
    * on the stack, so sending back-edge targets to `$defs` is enough to make inlining terminate.
    */
   private planDefinitions(): void {
+    // Most argument classes nest nothing: then there is nothing to plan (start-up compiles one per tool).
+    if (!readClassProperties(this.root).some((property) => property.nestedTypes.length > 0)) return;
     const counts = new Map<Function, number>();
     const recursive = new Set<Function>();
     const visited = new Set<Function>([this.root]);
@@ -90,7 +92,10 @@ class SchemaEmitter {
       properties[property.name] = this.propertySchema(property);
       if (!property.optional && property.defaultValue === undefined) required.push(property.name);
     }
-    return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+    const schema: JsonSchema = { type: 'object', properties };
+    if (required.length) schema.required = required;
+    schema.additionalProperties = false;
+    return schema;
   }
 
   private propertySchema(property: ClassProperty): JsonSchema {

@@ -11,7 +11,8 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; issues: string[
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    // Most values are strings and numbers: skip the call for them (start-up freezes a schema per tool).
+    for (const child of Object.values(value)) if (child !== null && typeof child === 'object') deepFreeze(child);
   }
   return value;
 }

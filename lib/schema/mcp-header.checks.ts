@@ -17,53 +17,63 @@ const HEADER_TYPES: ReadonlySet<unknown> = new Set(['string', 'integer', 'boolea
  * (not through `items`, a composition, a condition or `$ref`).
  */
 export function mcpHeaderProblems(schema: JsonObject): string[] {
-  const problems: string[] = [];
-  const seen = new Map<string, string>();
-  let reachable = 0;
-  const visit = (node: JsonObject, path: readonly string[]): void => {
-    const properties = node.properties;
-    if (!isObject(properties)) return;
-    for (const [name, child] of Object.entries(properties)) {
-      if (!isObject(child)) continue;
-      const at = [...path, name];
-      if (Object.hasOwn(child, MCP_HEADER)) {
-        reachable += 1;
-        problems.push(...annotationProblems(child, at.join('.'), seen));
-      }
-      visit(child, at);
-    }
-  };
-  visit(schema, []);
-  const everywhere = countAnnotations(schema);
-  if (everywhere > reachable) {
-    problems.push(`"${MCP_HEADER}" may only annotate a property reached through "properties" from the root (not inside items, oneOf/anyOf/allOf/not, if/then/else or $ref): ${everywhere - reachable} found elsewhere`);
+  const walk: HeaderWalk = { problems: [], seen: new Map(), elsewhere: 0 };
+  visit(schema, ROOT, false, walk);
+  if (walk.elsewhere > 0) {
+    walk.problems.push(`"${MCP_HEADER}" may only annotate a property reached through "properties" from the root (not inside items, oneOf/anyOf/allOf/not, if/then/else or $ref): ${walk.elsewhere} found elsewhere`);
   }
-  return problems;
+  return walk.problems;
 }
 
-function annotationProblems(property: JsonObject, path: string, seen: Map<string, string>): string[] {
+/** What one check has found so far: problem lines in schema order, header names by lower case, the misplaced count. */
+interface HeaderWalk {
+  readonly problems: string[];
+  readonly seen: Map<string, string>;
+  elsewhere: number;
+}
+
+/** Where the walk stands at the root: its properties are reachable, its own annotation is not. */
+const ROOT = Symbol('root');
+
+/**
+ * One pass over the whole schema, in document order (start-up runs it on every tool's schema).
+ * `path`: the dotted path of a property reached from the root through `properties` alone, `ROOT`
+ * at the root, else undefined. `isSchemaMap`: `node` maps names to schemas, so a key
+ * `x-mcp-header` in it names a property; it is not an annotation.
+ */
+function visit(node: unknown, path: string | typeof ROOT | undefined, isSchemaMap: boolean, walk: HeaderWalk): void {
+  if (Array.isArray(node)) {
+    for (const item of node) visit(item, undefined, false, walk);
+    return;
+  }
+  if (!isObject(node)) return;
+  if (!isSchemaMap && Object.hasOwn(node, MCP_HEADER)) {
+    if (path === undefined || path === ROOT) walk.elsewhere += 1;
+    else annotationProblems(node, path, walk);
+  }
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    if (isSchemaMap) visit(value, path === undefined || !isObject(value) ? undefined : path === ROOT ? key : `${path}.${key}`, false, walk);
+    else visit(value, key === 'properties' && path !== undefined && isObject(value) ? path : undefined, SCHEMA_MAPS.has(key), walk);
+  }
+}
+
+function annotationProblems(property: JsonObject, path: string, { problems, seen }: HeaderWalk): void {
   const value = property[MCP_HEADER];
-  if (typeof value !== 'string' || value === '') return [`"${path}": "${MCP_HEADER}" must be a non-empty string`];
-  const problems: string[] = [];
+  if (typeof value !== 'string' || value === '') {
+    problems.push(`"${path}": "${MCP_HEADER}" must be a non-empty string`);
+    return;
+  }
   if (!TOKEN.test(value)) problems.push(`"${path}": "${MCP_HEADER}" "${value}" must be an HTTP field-name token (letters, digits and !#$%&'*+-.^_\`|~)`);
   if (!HEADER_TYPES.has(property.type)) problems.push(`"${path}": "${MCP_HEADER}" needs a string, integer or boolean property (this one is ${JSON.stringify(property.type ?? 'untyped')})`);
   const key = value.toLowerCase();
   const other = seen.get(key);
   if (other !== undefined) problems.push(`"${path}": "${MCP_HEADER}" "${value}" is already used by "${other}" (header names ignore case)`);
   else seen.set(key, path);
-  return problems;
 }
 
 /** Keywords whose value maps names to schemas: a property may be named `x-mcp-header` there. */
 const SCHEMA_MAPS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-
-function countAnnotations(node: unknown, isSchemaMap = false): number {
-  if (Array.isArray(node)) return node.reduce((sum: number, item) => sum + countAnnotations(item), 0);
-  if (!isObject(node)) return 0;
-  let count = !isSchemaMap && Object.hasOwn(node, MCP_HEADER) ? 1 : 0;
-  for (const [key, value] of Object.entries(node)) count += countAnnotations(value, !isSchemaMap && SCHEMA_MAPS.has(key));
-  return count;
-}
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -138,6 +138,23 @@ describe('scan', () => {
     it('reports an invalid form', () => expectProblem(/NotAForm/));
   });
 
+  context('when several names are each served more than once', () => {
+    class Three {
+      @Tool({ name: 'first', description: 'x' }) a() {}
+      @Tool({ name: 'second', description: 'x' }) b() {}
+      @Tool({ name: 'second', description: 'x' }) c() {}
+      @Tool({ name: 'first', description: 'x' }) d() {}
+      @Tool({ name: 'first', description: 'x' }) e() {}
+    }
+
+    it('names each once, in the order the names first appear, with every label', () => {
+      expect(problemsOf([Three])).to.deep.equal([
+        'duplicate tool name "first": Three#a, Three#d, Three#e',
+        'duplicate tool name "second": Three#b, Three#c',
+      ]);
+    });
+  });
+
   context('when a form carries a nested object', () => {
     class Inner { @IsString() x!: string; }
     @Elicit({ message: 'm' })
