@@ -31,6 +31,49 @@ describe('StreamConnection over stdio', () => {
     });
   });
 
+  context('when several messages come in one chunk', () => {
+    it('admits them one at a time, in order: the call after initialize runs in the new session', async () => {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Slow] });
+      const connection = await server.connect(new StdioTransport({ input, output }));
+      input.end([
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}',
+        'not json',
+        '{"jsonrpc":"2.0","id":3,"method":"ping"}',
+        '',
+      ].join('\n'));
+      await connection.done;
+      const lines = String(output.read()).trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.id)).to.deep.equal([1, null, 3, 2]);
+      expect(lines[1].error.code).to.equal(-32700);
+      expect(lines[2]).to.deep.equal({ jsonrpc: '2.0', id: 3, result: {} });
+      expect(lines[3].result.content[0].text).to.equal('late but here');
+      await server.close();
+    });
+
+    it('answers a request before initialize, then initialize, in order', async () => {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Slow] });
+      const connection = await server.connect(new StdioTransport({ input, output }));
+      input.end([
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        '{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+        '{"jsonrpc":"2.0","id":3,"method":"tools/list"}',
+        '',
+      ].join('\n'));
+      await connection.done;
+      const lines = String(output.read()).trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.id)).to.deep.equal([1, 2, 3]);
+      expect(lines[0].error).to.exist;
+      expect(lines[2].result.tools.map((t: { name: string }) => t.name)).to.deep.equal(['slow']);
+      await server.close();
+    });
+  });
+
   context('when initialize throws (the session store fails)', () => {
     it('still answers it, with its own id', async () => {
       class FailingStore extends InMemorySessionStore {
