@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { InMemorySessionStore, InMemoryTransport, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, StdioTransport, Tool, type Context } from '../../../lib';
+import type { MessageTransport } from '../../../lib/transport/pipe/message-transport';
 import { Gate } from '../../support/gate';
 
 class Slow {
@@ -93,6 +94,48 @@ describe('StreamConnection over stdio', () => {
 
 describe('StreamConnection', () => {
   let gate: Gate;
+
+  context('when the transport delivers a message from inside its own send', () => {
+    it('takes it once send has returned, never from inside it', async () => {
+      const events: string[] = [];
+      class Marking {
+        @Tool({ description: 'Notes that it ran' })
+        mark() {
+          events.push('handler ran');
+          return 'marked';
+        }
+      }
+      const call = (id: number) => ({
+        jsonrpc: '2.0', id, method: 'tools/call',
+        params: { name: 'mark', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      });
+      const answered: unknown[] = [];
+      let done!: () => void;
+      const bothAnswered = new Promise<void>((resolve) => { done = resolve; });
+      const transport: MessageTransport = {
+        async start() {},
+        async close() {},
+        send(message) {
+          const { id } = message as { id?: unknown };
+          answered.push(id);
+          if (id === 1) {
+            // As the SDK's in-memory pair does: the peer's next message arrives within this call.
+            this.onmessage?.(call(2));
+            events.push('send returned');
+          }
+          if (answered.length === 2) done();
+          return Promise.resolve();
+        },
+      };
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Marking] });
+      await server.connect(transport);
+      transport.onmessage?.(call(1));
+      await bothAnswered;
+      expect(answered).to.deep.equal([1, 2]);
+      expect(events).to.deep.equal(['handler ran', 'send returned', 'handler ran']);
+      await server.close();
+    });
+  });
 
   class Gated {
     @Tool({ description: 'Answers once the spec opens its gate' })
