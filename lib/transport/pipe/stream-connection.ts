@@ -91,10 +91,11 @@ export class StreamConnection {
    * each answer never waits on a turn of the loop here), else in its turn.
    */
   private take(value: unknown): void {
-    this.waiting.push(value);
     this.received += 1;
-    if (this.sending) queueMicrotask(this.admitNext);
-    else this.admitNext();
+    if (!this.admitting && !this.sending && this.waitingFrom === this.waiting.length) return this.admit(value);
+    this.waiting.push(value);
+    // Otherwise the admission under way ends by queueing `admitNext`.
+    if (!this.admitting) queueMicrotask(this.admitNext);
   }
 
   private readonly admitNext = (): void => {
@@ -105,13 +106,16 @@ export class StreamConnection {
         this.waiting.length = 0;
         this.waitingFrom = 0;
       }
-      this.admitting = true;
-      if (value === MALFORMED) {
-        this.send(failure(null, PARSE_ERROR));
-        this.admissionOver();
-      } else this.receive(value);
+      this.admit(value);
     }
   };
+
+  private admit(value: unknown): void {
+    this.admitting = true;
+    if (value !== MALFORMED) return this.receive(value);
+    this.send(failure(null, PARSE_ERROR));
+    this.admissionOver();
+  }
 
   /** Hands one message to the dispatcher; the admission is over once the dispatcher opens its way, or once it is done with it. */
   private receive(value: unknown): void {
