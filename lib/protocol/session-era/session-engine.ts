@@ -188,55 +188,54 @@ export class SessionEngine implements ChannelHost {
    * session's owner, by identity): its current token's scopes and claims are what the call sees.
    */
   async request(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown = state.principal): Promise<JsonRpcResponse | undefined> {
+    // One async frame for the whole request (it used to call a second one for the answer): a
+    // client that waits for each answer (stdio) pays every frame and every turn in its round trip.
+    // Every return below is a settled value, so `touch` runs once the answer is there.
     const held = this.hold(state.id);
     try {
-      return await this.answer(state, message, way, principal, held);
+      if (message.method === Method.Initialize) {
+        return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
+      }
+      const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
+      if (lifecycle) return await this.runLifecycle(state, message, lifecycle, way.exchange, principal);
+      const taskMethod = this.tasks.handles(message.method, state);
+      if (!taskMethod && !this.router.handles(message.method)) {
+        return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
+      }
+      // A request that never returns holds its handler, its params and what it waits for: a client
+      // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
+      const refused = this.running.refusal(state.id, message.id, this.maxInFlightPerSession);
+      if (refused) return failure(message.id, refused);
+      const { cancellation } = way;
+      this.running.start(state.id, message.id, cancellation);
+      try {
+        // Running (so cancellable) at once, but the handler waits for the session's subscription
+        // (`held` resolves once this node hears the session's messages, see `hold`): the client's
+        // answer to a request the handler sends it, or the request's cancellation, may reach
+        // another node and come here over the bus, and must not overtake the subscription.
+        await held;
+        if (cancellation.aborted) return undefined;
+        if (taskMethod) return await this.taskMethod(state, message, way, principal);
+        const task = this.tasks.taskOf(state, message, principal);
+        if (task && 'code' in task) return failure(message.id, task);
+        const ctx = this.contextFor(state, message, way.exchange, principal, cancellation, task?.starter);
+        const handled = this.router.handle(message.method, message.params, ctx);
+        // A call that became a task is answered with the task once it is stored; its handler goes on.
+        const outcome = task ? await Promise.race([handled, task.started]) : await handled;
+        if (task?.task) {
+          task.finish(handled);
+          return success(message.id, { task: sessionTaskView(task.task) });
+        }
+        if (cancellation.aborted) return undefined;
+        if (!('result' in outcome) && !('error' in outcome)) return undefined;
+        return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
+      } finally {
+        this.running.finish(state.id, message.id);
+      }
     } finally {
       // The idle clock starts when the last request ends, not when it began (a running request
       // keeps its session from expiring), and every request counts: a ping too.
       this.touch(state.id);
-    }
-  }
-
-  /** `held` resolves once this node hears the session's messages (see `hold`). */
-  private async answer(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown, held: Promise<void>): Promise<JsonRpcResponse | undefined> {
-    if (message.method === Method.Initialize) {
-      return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
-    }
-    const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
-    if (lifecycle) return this.runLifecycle(state, message, lifecycle, way.exchange, principal);
-    const taskMethod = this.tasks.handles(message.method, state);
-    if (!taskMethod && !this.router.handles(message.method)) {
-      return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
-    }
-    // A request that never returns holds its handler, its params and what it waits for: a client
-    // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
-    const refused = this.running.refusal(state.id, message.id, this.maxInFlightPerSession);
-    if (refused) return failure(message.id, refused);
-    const { cancellation } = way;
-    this.running.start(state.id, message.id, cancellation);
-    try {
-      // Running (so cancellable) at once, but the handler waits for the session's subscription:
-      // the client's answer to a request the handler sends it, or the request's cancellation, may
-      // reach another node and come here over the bus, and must not overtake the subscription.
-      await held;
-      if (cancellation.aborted) return undefined;
-      if (taskMethod) return await this.taskMethod(state, message, way, principal);
-      const task = this.tasks.taskOf(state, message, principal);
-      if (task && 'code' in task) return failure(message.id, task);
-      const ctx = this.contextFor(state, message, way.exchange, principal, cancellation, task?.starter);
-      const handled = this.router.handle(message.method, message.params, ctx);
-      // A call that became a task is answered with the task once it is stored; its handler goes on.
-      const outcome = task ? await Promise.race([handled, task.started]) : await handled;
-      if (task?.task) {
-        task.finish(handled);
-        return success(message.id, { task: sessionTaskView(task.task) });
-      }
-      if (cancellation.aborted) return undefined;
-      if (!('result' in outcome) && !('error' in outcome)) return undefined;
-      return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
-    } finally {
-      this.running.finish(state.id, message.id);
     }
   }
 
