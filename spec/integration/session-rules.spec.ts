@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Context, SILENT_DIAGNOSTICS, Tool, type HttpListener, type ListenOptions, type PhantomServer, type PhantomServerOptions } from '../../lib';
+import { Context, SILENT_DIAGNOSTICS, Tool, type CallHandler, type ExecutionContext, type HttpListener, type Interceptor, type ListenOptions, type PhantomServer, type PhantomServerOptions } from '../../lib';
 import { Gate } from '../support/gate';
 import { Everything, everythingServer } from './support/everything.fixture';
 import { INITIALIZE, openSession, post } from './support/raw-http';
@@ -81,6 +81,24 @@ describe('session rules over Streamable HTTP', () => {
         });
       });
     }
+
+    context('when a protocol method (ping) takes a while to answer', () => {
+      it('restarts the clock when it is answered, not when it arrived', async () => {
+        class SlowPing implements Interceptor {
+          async intercept(call: ExecutionContext, next: CallHandler): Promise<unknown> {
+            if (call.method === 'ping') await new Promise((resolve) => setTimeout(resolve, 450));
+            return next();
+          }
+        }
+        const url = await serve({ sessionIdleMs: 600 });
+        server.use(new SlowPing());
+        const session = await openSession(url);
+        expect((await ping(url, session, 2)).status).to.equal(200);
+        // 750 ms after it arrived, 300 ms after it was answered: alive only if the clock restarted at the answer.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect((await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': session })).status).to.equal(200);
+      });
+    });
 
     context('when a request runs longer than sessionIdleMs', () => {
       it('keeps the session while it runs: the request is answered and the session serves the next one', async () => {

@@ -32,6 +32,56 @@ describe('RunningCalls', () => {
     });
   });
 
+  describe('#add and #delete', () => {
+    it('count each call once, however it comes and goes', () => {
+      const calls = new RunningCalls<string>();
+      calls.add('a');
+      calls.add('a');
+      expect(calls.size).to.equal(1);
+      calls.add('b');
+      calls.delete('c');
+      expect(calls.size).to.equal(2);
+      calls.delete('a');
+      calls.delete('a');
+      expect([...calls]).to.deep.equal(['b']);
+      calls.delete('b');
+      expect(calls.size).to.equal(0);
+      expect([...calls]).to.deep.equal([]);
+    });
+
+    it('keep the order the calls came in, a lone call and later ones alike', () => {
+      const calls = new RunningCalls<string>();
+      calls.add('a');
+      calls.add('b');
+      calls.delete('a');
+      calls.add('c');
+      expect([...calls]).to.deep.equal(['b', 'c']);
+      calls.delete('b');
+      calls.delete('c');
+      calls.add('d');
+      calls.add('e');
+      calls.add('f');
+      calls.delete('e');
+      expect([...calls]).to.deep.equal(['d', 'f']);
+    });
+  });
+
+  describe('#settled, with one call', () => {
+    it('resolves when that call finishes', async () => {
+      const calls = new RunningCalls<string>();
+      calls.add('only');
+      let settled = false;
+      const waiting = calls.settled(60_000).then(() => { settled = true; });
+      await Promise.resolve();
+      expect(settled).to.equal(false);
+      calls.delete('other');
+      await Promise.resolve();
+      expect(settled).to.equal(false);
+      calls.delete('only');
+      await waiting;
+    });
+  });
+
   describe('iteration', () => {
     it('walks a snapshot, so a call can be removed while the caller walks', () => {
       const calls = new RunningCalls<string>();

@@ -187,16 +187,11 @@ export class SessionEngine implements ChannelHost {
    * and `notifications/cancelled` cancels it too. `principal` is who sent this request (the
    * session's owner, by identity): its current token's scopes and claims are what the call sees.
    */
-  request(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown = state.principal): Promise<JsonRpcResponse | undefined> {
-    return this.answer(state, message, way, principal, this.hold(state.id));
-  }
-
-  /**
-   * `held` resolves once this node hears the session's messages (see `hold`). The idle clock
-   * starts when the request ends, not when it began (a running request keeps its session from
-   * expiring), and every request counts: a ping too.
-   */
-  private async answer(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown, held: Promise<void>): Promise<JsonRpcResponse | undefined> {
+  async request(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown = state.principal): Promise<JsonRpcResponse | undefined> {
+    // One async frame for the whole request (it used to call a second one for the answer): a
+    // client that waits for each answer (stdio) pays every frame and every turn in its round trip.
+    // Every return below is a settled value, so `touch` runs once the answer is there.
+    const held = this.hold(state.id);
     try {
       if (message.method === Method.Initialize) {
         return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
@@ -214,9 +209,10 @@ export class SessionEngine implements ChannelHost {
       const { cancellation } = way;
       this.running.start(state.id, message.id, cancellation);
       try {
-        // Running (so cancellable) at once, but the handler waits for the session's subscription:
-        // the client's answer to a request the handler sends it, or the request's cancellation, may
-        // reach another node and come here over the bus, and must not overtake the subscription.
+        // Running (so cancellable) at once, but the handler waits for the session's subscription
+        // (`held` resolves once this node hears the session's messages, see `hold`): the client's
+        // answer to a request the handler sends it, or the request's cancellation, may reach
+        // another node and come here over the bus, and must not overtake the subscription.
         await held;
         if (cancellation.aborted) return undefined;
         if (taskMethod) return await this.taskMethod(state, message, way, principal);
@@ -237,6 +233,8 @@ export class SessionEngine implements ChannelHost {
         this.running.finish(state.id, message.id);
       }
     } finally {
+      // The idle clock starts when the last request ends, not when it began (a running request
+      // keeps its session from expiring), and every request counts: a ping too.
       this.touch(state.id);
     }
   }

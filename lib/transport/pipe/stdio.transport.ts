@@ -45,12 +45,24 @@ export class StdioTransport implements MessageTransport {
     this.input.resume();
   }
 
-  async send(message: JsonRpcMessage | JsonRpcBatchResponse): Promise<void> {
-    if (this.closed) return;
-    const line = `${JSON.stringify(message)}\n`;
-    if (this.output.write(line)) return;
-    // A full pipe drains, or it closes: either way the sender goes on.
-    await new Promise<void>((resolve) => {
+  /**
+   * Not `async`: a round trip on a pipe waits for every turn of the loop it takes, and most writes
+   * are done when `write` returns; what cannot be serialised still rejects rather than throws.
+   */
+  send(message: JsonRpcMessage | JsonRpcBatchResponse): Promise<void> {
+    if (this.closed) return SENT;
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.output.write(line) ? SENT : this.drained();
+  }
+
+  /** A full pipe drains, or it closes: either way the sender goes on. */
+  private drained(): Promise<void> {
+    return new Promise<void>((resolve) => {
       const done = () => {
         this.output.off('drain', done);
         this.output.off('close', done);
@@ -77,15 +89,33 @@ export class StdioTransport implements MessageTransport {
     this.onclose?.();
   }
 
+  /**
+   * A line that lies whole in the chunk is parsed straight from it, with no copy or slice of the
+   * chunk (the usual case: a client writes a message and waits); the ends of lines that span
+   * chunks are gathered until their newline.
+   */
   private readonly onData = (chunk: Buffer | string): void => {
-    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    for (let newline = data.indexOf(0x0a); newline !== -1; newline = data.indexOf(0x0a)) {
-      this.append(data.subarray(0, newline));
-      this.flushLine();
-      data = data.subarray(newline + 1);
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let start = 0;
+    for (let newline = data.indexOf(0x0a); newline !== -1; newline = data.indexOf(0x0a, start)) {
+      if (this.bufferedBytes === 0 && !this.skipping) this.wholeLine(data, start, newline);
+      else {
+        this.append(data.subarray(start, newline));
+        this.flushLine();
+      }
+      start = newline + 1;
     }
-    this.append(data);
+    if (start < data.length) this.append(start === 0 ? data : data.subarray(start));
   };
+
+  /** The line `data[start, end)`, read in one piece: what `append` and `flushLine` make of it. */
+  private wholeLine(data: Buffer, start: number, end: number): void {
+    const length = end - start;
+    if (length === 0) return;
+    if (length > this.maxLineBytes) return void this.onerror?.(this.tooLong());
+    if (length === 1 && data[start] === 0x0d) return;
+    this.parse(data.toString('utf8', start, end));
+  }
 
   private append(part: Buffer): void {
     if (this.skipping || part.length === 0) return;
@@ -93,7 +123,7 @@ export class StdioTransport implements MessageTransport {
       this.buffered = [];
       this.bufferedBytes = 0;
       this.skipping = true;
-      this.onerror?.(new MalformedMessageError(`A line longer than ${this.maxLineBytes} bytes was dropped`));
+      this.onerror?.(this.tooLong());
       return;
     }
     this.buffered.push(part);
@@ -107,7 +137,10 @@ export class StdioTransport implements MessageTransport {
     this.bufferedBytes = 0;
     this.skipping = false;
     if (wasSkipping || isBlank(line)) return;
-    const text = line.toString('utf8');
+    this.parse(line.toString('utf8'));
+  }
+
+  private parse(text: string): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -116,6 +149,10 @@ export class StdioTransport implements MessageTransport {
       return;
     }
     this.onmessage?.(value);
+  }
+
+  private tooLong(): MalformedMessageError {
+    return new MalformedMessageError(`A line longer than ${this.maxLineBytes} bytes was dropped`);
   }
 
   /** End of input: nothing more will arrive, but answers to what did may still go out. */
@@ -138,6 +175,9 @@ export class StdioTransport implements MessageTransport {
     void this.close();
   };
 }
+
+/** What `send` returns when the line is written: nothing to wait for. */
+const SENT: Promise<void> = Promise.resolve();
 
 /** An empty line, or one holding only the carriage return of a CRLF ending. */
 function isBlank(line: Buffer): boolean {

@@ -31,8 +31,20 @@ export class StreamConnection {
   private ending = false;
   /** @internal Closing: requests admitted from now on are answered at once with `SHUTDOWN_ERRORS.refused`. */
   refusing = false;
-  /** Messages are admitted one at a time, in order; requests then run concurrently. */
-  private intake: Promise<void> = Promise.resolve();
+  /**
+   * Messages are admitted one at a time, in order; requests then run concurrently. What arrives
+   * while one is being admitted waits here (a line that was not JSON as `MALFORMED`, answered in
+   * its turn); `waitingFrom` is the first not yet taken.
+   */
+  private readonly waiting: unknown[] = [];
+  private waitingFrom = 0;
+  private admitting = false;
+  /** Inside the transport's `send`: a message it delivers from there waits for a later microtask, so sending never re-enters the dispatcher. */
+  private sending = false;
+  /** Messages received, and admitted, so far: closing waits until the second reaches the first. */
+  private received = 0;
+  private admittedCount = 0;
+  private intakeWaiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
   /** @internal Requests and batches running, which closing waits for. */
   readonly calls = new RunningCalls<PipeCall>();
   /** @internal `subscriptions/listen` streams, which never finish on their own. */
@@ -57,11 +69,9 @@ export class StreamConnection {
 
   /** @internal Takes the transport's callbacks and starts it; `server.connect` calls it. */
   async start(): Promise<void> {
-    this.transport.onmessage = (value) => {
-      this.intake = this.intake.then(() => this.receive(value)).catch((error) => this.dispatcher.diagnostics.error('message failed', error));
-    };
+    this.transport.onmessage = (value) => this.take(value);
     this.transport.onerror = (error) => {
-      if (error instanceof MalformedMessageError) this.intake = this.intake.then(() => this.send(failure(null, PARSE_ERROR)));
+      if (error instanceof MalformedMessageError) this.take(MALFORMED);
       else this.dispatcher.diagnostics.error('transport error', error);
     };
     this.transport.onclose = () => void this.end();
@@ -76,13 +86,85 @@ export class StreamConnection {
     return { send: (message) => connection.send(message), get open() { return !connection.closed; } };
   }
 
-  /** Admits one message; resolves once it is admitted (a request then runs on) or done. */
-  private async receive(value: unknown): Promise<void> {
+  /**
+   * A message from the pipe: admitted now when none is being admitted (a client that waits for
+   * each answer never waits on a turn of the loop here), else in its turn.
+   */
+  private take(value: unknown): void {
+    this.received += 1;
+    if (!this.admitting && !this.sending && this.waitingFrom === this.waiting.length) return this.admit(value);
+    this.waiting.push(value);
+    // Otherwise the admission under way ends by queueing `admitNext`.
+    if (!this.admitting) queueMicrotask(this.admitNext);
+  }
+
+  private readonly admitNext = (): void => {
+    while (!this.admitting && this.waitingFrom < this.waiting.length) {
+      const value = this.waiting[this.waitingFrom];
+      this.waiting[this.waitingFrom++] = undefined;
+      if (this.waitingFrom === this.waiting.length) {
+        this.waiting.length = 0;
+        this.waitingFrom = 0;
+      }
+      this.admit(value);
+    }
+  };
+
+  private admit(value: unknown): void {
+    this.admitting = true;
+    if (value !== MALFORMED) return this.receive(value);
+    this.send(failure(null, PARSE_ERROR));
+    this.admissionOver();
+  }
+
+  /** Hands one message to the dispatcher; the admission is over once the dispatcher opens its way, or once it is done with it. */
+  private receive(value: unknown): void {
     const arrival = new PipeArrival(this, this.binding, this.principal);
-    const handled = this.dispatcher.dispatch(value, arrival)
-      .then((outcome) => this.answer(outcome, arrival.call), (error) => this.dispatcher.diagnostics.error('message failed', error))
-      .finally(() => arrival.release());
-    await Promise.race([handled, arrival.admitted]);
+    const done = () => {
+      arrival.release();
+      arrival.admitted();
+    };
+    let handled: Promise<DispatchOutcome>;
+    try {
+      handled = this.dispatcher.dispatch(value, arrival);
+    } catch (error) {
+      this.dispatcher.diagnostics.error('message failed', error);
+      return done();
+    }
+    handled.then((outcome) => {
+      try {
+        this.answer(outcome, arrival.call);
+      } catch (error) {
+        this.dispatcher.diagnostics.error('message failed', error);
+      }
+      done();
+    }, (error) => {
+      this.dispatcher.diagnostics.error('message failed', error);
+      done();
+    });
+  }
+
+  /**
+   * @internal The message being admitted is: the next one waiting goes to the dispatcher on a
+   * later microtask, never from inside the dispatcher's own call that admitted this one.
+   */
+  admissionOver(): void {
+    this.admitting = false;
+    this.admittedCount += 1;
+    if (this.intakeWaiters.length > 0) this.wakeIntakeWaiters();
+    if (this.waitingFrom < this.waiting.length) queueMicrotask(this.admitNext);
+  }
+
+  /** Resolves once every message received until now is admitted (what arrives later is not waited for). */
+  private intake(): Promise<void> {
+    if (this.admittedCount === this.received) return Promise.resolve();
+    return new Promise((resolve) => this.intakeWaiters.push({ upTo: this.received, resolve }));
+  }
+
+  private wakeIntakeWaiters(): void {
+    const waiters = this.intakeWaiters;
+    this.intakeWaiters = waiters.filter((waiter) => waiter.upTo > this.admittedCount);
+    for (const waiter of waiters) if (waiter.upTo <= this.admittedCount) waiter.resolve();
   }
 
   private answer(outcome: DispatchOutcome, call: PipeCall | undefined): void {
@@ -101,7 +183,12 @@ export class StreamConnection {
 
   private send(message: JsonRpcMessage | JsonRpcBatchResponse): void {
     if (this.closed) return;
-    this.transport.send(message).catch((error) => this.dispatcher.diagnostics.error('send failed', error));
+    this.sending = true;
+    try {
+      this.transport.send(message).catch((error) => this.dispatcher.diagnostics.error('send failed', error));
+    } finally {
+      this.sending = false;
+    }
   }
 
   /**
@@ -122,7 +209,7 @@ export class StreamConnection {
 
   private async shutDown(): Promise<void> {
     this.refusing = true;
-    await this.intake;
+    await this.intake();
     await this.calls.settled(this.shutdownTimeoutMs);
     const reason = new ServerClosingError();
     for (const call of this.calls) this.send(call.giveUp(reason, SHUTDOWN_ERRORS.cancelled));
@@ -138,7 +225,7 @@ export class StreamConnection {
   private async end(): Promise<void> {
     if (this.ending) return;
     this.ending = true;
-    await this.intake;
+    await this.intake();
     // Listen streams never finish on their own: end them now rather than wait out the drain.
     for (const listen of this.listens) listen.cancellation.cancel('the pipe closed');
     await this.calls.settled(this.drainMs);
@@ -154,16 +241,18 @@ export class StreamConnection {
   }
 }
 
+/** Where a line that was not JSON waits in the intake: its parse error is sent in its turn. */
+const MALFORMED = Symbol('malformed line');
+
 /**
  * What the pipe tells the dispatcher about one message: its binding and principal, and the way
- * back once a request is admitted. `admitted` settles then, so the pipe takes the next message
- * while the request runs on (a batch: once its elements are admitted).
+ * back once a request is admitted. `admitted()` is called then, so the pipe takes the next
+ * message while the request runs on (a batch: once its elements are admitted).
  */
 class PipeArrival implements Arrival {
   call?: PipeCall;
   private listen = false;
-  private resolveAdmitted!: () => void;
-  readonly admitted = new Promise<void>((resolve) => { this.resolveAdmitted = resolve; });
+  private over = false;
 
   constructor(private readonly connection: StreamConnection, readonly binding: PipeBinding, readonly principal: unknown) {}
 
@@ -176,7 +265,7 @@ class PipeArrival implements Arrival {
     const { exchange } = this.connection;
     this.listen = kind === 'listen';
     if (kind === 'batch') {
-      const batch = new PipeBatch(exchange, this.resolveAdmitted);
+      const batch = new PipeBatch(exchange, () => this.admitted());
       this.call = batch;
       this.connection.calls.add(batch);
       return batch;
@@ -185,8 +274,15 @@ class PipeArrival implements Arrival {
     this.call = request;
     if (this.listen) this.connection.listens.add(request);
     else this.connection.calls.add(request);
-    this.resolveAdmitted();
+    this.admitted();
     return request;
+  }
+
+  /** Its admission is over (the way is open, or the dispatcher is done with it): once. */
+  admitted(): void {
+    if (this.over) return;
+    this.over = true;
+    this.connection.admissionOver();
   }
 
   release(): void {

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { InMemorySessionStore, InMemoryTransport, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, StdioTransport, Tool, type Context } from '../../../lib';
+import type { MessageTransport } from '../../../lib/transport/pipe/message-transport';
 import { Gate } from '../../support/gate';
 
 class Slow {
@@ -31,6 +32,49 @@ describe('StreamConnection over stdio', () => {
     });
   });
 
+  context('when several messages come in one chunk', () => {
+    it('admits them one at a time, in order: the call after initialize runs in the new session', async () => {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Slow] });
+      const connection = await server.connect(new StdioTransport({ input, output }));
+      input.end([
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}',
+        'not json',
+        '{"jsonrpc":"2.0","id":3,"method":"ping"}',
+        '',
+      ].join('\n'));
+      await connection.done;
+      const lines = String(output.read()).trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.id)).to.deep.equal([1, null, 3, 2]);
+      expect(lines[1].error.code).to.equal(-32700);
+      expect(lines[2]).to.deep.equal({ jsonrpc: '2.0', id: 3, result: {} });
+      expect(lines[3].result.content[0].text).to.equal('late but here');
+      await server.close();
+    });
+
+    it('answers a request before initialize, then initialize, in order', async () => {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Slow] });
+      const connection = await server.connect(new StdioTransport({ input, output }));
+      input.end([
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        '{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+        '{"jsonrpc":"2.0","id":3,"method":"tools/list"}',
+        '',
+      ].join('\n'));
+      await connection.done;
+      const lines = String(output.read()).trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.id)).to.deep.equal([1, 2, 3]);
+      expect(lines[0].error).to.exist;
+      expect(lines[2].result.tools.map((t: { name: string }) => t.name)).to.deep.equal(['slow']);
+      await server.close();
+    });
+  });
+
   context('when initialize throws (the session store fails)', () => {
     it('still answers it, with its own id', async () => {
       class FailingStore extends InMemorySessionStore {
@@ -50,6 +94,48 @@ describe('StreamConnection over stdio', () => {
 
 describe('StreamConnection', () => {
   let gate: Gate;
+
+  context('when the transport delivers a message from inside its own send', () => {
+    it('takes it once send has returned, never from inside it', async () => {
+      const events: string[] = [];
+      class Marking {
+        @Tool({ description: 'Notes that it ran' })
+        mark() {
+          events.push('handler ran');
+          return 'marked';
+        }
+      }
+      const call = (id: number) => ({
+        jsonrpc: '2.0', id, method: 'tools/call',
+        params: { name: 'mark', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      });
+      const answered: unknown[] = [];
+      let done!: () => void;
+      const bothAnswered = new Promise<void>((resolve) => { done = resolve; });
+      const transport: MessageTransport = {
+        async start() {},
+        async close() {},
+        send(message) {
+          const { id } = message as { id?: unknown };
+          answered.push(id);
+          if (id === 1) {
+            // As the SDK's in-memory pair does: the peer's next message arrives within this call.
+            this.onmessage?.(call(2));
+            events.push('send returned');
+          }
+          if (answered.length === 2) done();
+          return Promise.resolve();
+        },
+      };
+      const server = new PhantomServer({ name: 's', version: '1', providers: [Marking] });
+      await server.connect(transport);
+      transport.onmessage?.(call(1));
+      await bothAnswered;
+      expect(answered).to.deep.equal([1, 2]);
+      expect(events).to.deep.equal(['handler ran', 'send returned', 'handler ran']);
+      await server.close();
+    });
+  });
 
   class Gated {
     @Tool({ description: 'Answers once the spec opens its gate' })
