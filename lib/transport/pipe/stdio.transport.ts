@@ -47,17 +47,16 @@ export class StdioTransport implements MessageTransport {
 
   /**
    * Not `async`: a round trip on a pipe waits for every turn of the loop it takes, and most writes
-   * are done when `write` returns; what cannot be serialised still rejects rather than throws.
+   * are done when `write` returns; what cannot be serialised or written still rejects rather than throws.
    */
   send(message: JsonRpcMessage | JsonRpcBatchResponse): Promise<void> {
     if (this.closed) return SENT;
-    let line: string;
     try {
-      line = `${JSON.stringify(message)}\n`;
+      return this.output.write(`${JSON.stringify(message)}\n`) ? SENT : this.drained();
     } catch (error) {
+      // JSON that cannot carry the message, or an output whose write throws in the caller's frame.
       return Promise.reject(error);
     }
-    return this.output.write(line) ? SENT : this.drained();
   }
 
   /** A full pipe drains, or it closes: either way the sender goes on. */

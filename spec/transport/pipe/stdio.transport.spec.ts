@@ -123,6 +123,17 @@ describe('StdioTransport', () => {
       await sent!.then(() => expect.fail('expected a rejection'), (error) => expect(error).to.be.instanceOf(TypeError));
     });
 
+    it('rejects, rather than throwing, when the output throws from its write', async () => {
+      const input = new PassThrough();
+      const failure = new Error('disk gone');
+      const output = new Writable({ write() { throw failure; } });
+      const transport = new StdioTransport({ input, output });
+      await transport.start();
+      let sent: Promise<void> | undefined;
+      expect(() => { sent = transport.send({ jsonrpc: '2.0', id: 1, result: {} }); }).not.to.throw();
+      await sent!.then(() => expect.fail('expected a rejection'), (error) => expect(error).to.equal(failure));
+    });
+
     it('waits for a full output to drain', async () => {
       const input = new PassThrough();
       const written: string[] = [];
