@@ -9,6 +9,7 @@ export const HTTP_DEFAULTS = Object.freeze({
   headersTimeoutMs: 10_000,
   retryMs: 1000,
   maxSseBufferBytes: 1024 * 1024,
+  sseStallTimeoutMs: 15_000,
   maxStreamsPerSession: 64,
   finishedStreamGraceMs: 30_000,
   undeliveredStreamTtlMs: 5 * 60_000,
@@ -52,13 +53,19 @@ export interface HttpOptions {
   /** The `retry` hint sent on SSE streams, in ms (default 1000). */
   readonly retryMs?: number;
   /**
-   * Bytes an SSE connection may hold that its client has not read (default 1 MiB): a client that
-   * stops reading while a tool keeps sending has its connection dropped there, instead of the
-   * server buffering without end. A resumable stream's events are in the event store, so the
-   * client can come back with `Last-Event-ID`; a stateless-era call is cancelled, as when its
-   * client closes the stream.
+   * Bytes an SSE connection may hold that its client has not read (default 1 MiB) before the
+   * client must show it is reading: past it, a connection whose client takes no byte at all for
+   * `sseStallTimeoutMs` is dropped, instead of the server buffering for it without end. One event
+   * larger than this (a big tool result) is not a stall: a client that reads gets every byte. A
+   * resumable stream's events are in the event store, so the client can come back with
+   * `Last-Event-ID`; a stateless-era call is cancelled, as when its client closes the stream.
    */
   readonly maxSseBufferBytes?: number;
+  /**
+   * How long a client holding more than `maxSseBufferBytes` unread may go without reading any of
+   * it, in ms (default 15 s), before its connection is dropped.
+   */
+  readonly sseStallTimeoutMs?: number;
   /**
    * SSE streams of one session kept resumable at once (default 64); beyond, the oldest ended
    * one is forgotten (a stream still going is never forgotten: each is a request running).

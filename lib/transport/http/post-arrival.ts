@@ -9,6 +9,7 @@ import { checkMirroredHeaders } from './mirrored-headers';
 import { PostExchange } from './post-exchange';
 import type { SseStream } from './sse-stream';
 import { StatelessExchange } from './stateless-exchange';
+import type { UnreadLimit } from './unread-watch';
 
 /** What a POST needs of its handler: whether it still takes requests, its running calls, new SSE streams. */
 export interface PostHost {
@@ -18,8 +19,8 @@ export interface PostHost {
   untrack(call: HttpWay, listen: boolean): void;
   /** A new SSE stream of a session (a POST exchange switching to SSE). */
   open(sessionId: string): SseStream;
-  /** Unread bytes a stateless-era SSE answer may hold before its connection is dropped. */
-  readonly maxSseBufferBytes: number;
+  /** What a stateless-era SSE answer may leave unread before its connection is dropped. */
+  readonly sseUnread: UnreadLimit;
 }
 
 /**
@@ -53,7 +54,7 @@ export class PostArrival implements Arrival {
 
   open(kind: CallKind, sessionId: string | undefined, id: RequestId | null): HttpWay | undefined {
     if (!this.host.accepting) return undefined;
-    const way = kind === 'stateless' || kind === 'listen' ? new StatelessExchange(this.res, this.cors, id as RequestId, this.host.maxSseBufferBytes) : this.sessionWay(kind, sessionId as string, id);
+    const way = kind === 'stateless' || kind === 'listen' ? new StatelessExchange(this.res, this.cors, id as RequestId, this.host.sseUnread) : this.sessionWay(kind, sessionId as string, id);
     this.listen = kind === 'listen';
     this.host.track(way, this.listen);
     this.way = way;

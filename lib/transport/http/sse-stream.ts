@@ -2,6 +2,7 @@ import type { HttpResponseLike } from './http-like.types';
 import type { JsonRpcMessage } from '../../core/jsonrpc';
 import { eventId, parseEventId, type EventStore, type StreamKind, type StreamRef } from '../../protocol/seams/event-store';
 import { messageEvent, primingEvent } from './sse-framing';
+import { UNLIMITED, UnreadWatch, type UnreadLimit } from './unread-watch';
 
 /**
  * One logical SSE stream. It outlives the HTTP connection that carries it: every event is kept
@@ -11,6 +12,8 @@ import { messageEvent, primingEvent } from './sse-framing';
  */
 export class SseStream implements StreamRef {
   private writer?: HttpResponseLike;
+  /** Watches the current connection's unread bytes. */
+  private watch?: UnreadWatch;
   private queue: Promise<void> = Promise.resolve();
   private ended = false;
   /** The sequence number of the last event this stream stored or replayed, once it has one. */
@@ -23,8 +26,8 @@ export class SseStream implements StreamRef {
     readonly sessionId: string,
     private readonly store: EventStore,
     private readonly retryMs: number,
-    /** Unread bytes a connection may hold before it is dropped (`HttpOptions.maxSseBufferBytes`). */
-    private readonly maxBufferedBytes = Infinity,
+    /** What a connection may leave unread (`HttpOptions.maxSseBufferBytes`, `sseStallTimeoutMs`). */
+    private readonly unread: UnreadLimit = UNLIMITED,
     /** `'standalone'` for a session's GET stream. */
     readonly kind?: StreamKind,
   ) {}
@@ -43,9 +46,13 @@ export class SseStream implements StreamRef {
     // Gone while the stream waited (a takeover's round trip): its 'close' came and went.
     if (res.destroyed) return;
     if (this.writer && this.writer !== res) this.writer.end();
+    this.watch?.stop();
+    const watch = new UnreadWatch(res, this.unread, () => this.drop(res));
     this.writer = res;
+    this.watch = watch;
     res.once('close', () => {
-      if (this.writer === res) this.writer = undefined;
+      watch.stop();
+      if (this.writer === res) this.detach();
     });
   }
 
@@ -92,7 +99,7 @@ export class SseStream implements StreamRef {
       await this.store.end(this.id).catch(() => undefined);
       const delivered = this.writer !== undefined && !this.writer.destroyed;
       this.writer?.end();
-      this.writer = undefined;
+      this.detach();
       this.onFinished?.(delivered);
     });
   }
@@ -101,7 +108,7 @@ export class SseStream implements StreamRef {
   disconnect(): Promise<void> {
     return this.enqueue(async () => {
       this.writer?.end();
-      this.writer = undefined;
+      this.detach();
     });
   }
 
@@ -136,12 +143,24 @@ export class SseStream implements StreamRef {
   private write(chunk: string): void {
     const writer = this.writer;
     if (!writer || writer.writableEnded) return;
-    writer.write(chunk);
-    // A client that stopped reading: drop its connection rather than buffer for it without end;
-    // what it missed is in the store, for `Last-Event-ID`.
-    if (writer.writableLength > this.maxBufferedBytes) {
-      this.writer = undefined;
-      writer.destroy();
-    }
+    this.watch?.write(chunk);
+  }
+
+  /**
+   * A client that stopped reading: its connection is dropped rather than buffered for without
+   * end; what it missed is in the store, for `Last-Event-ID`.
+   */
+  private drop(res: HttpResponseLike): void {
+    if (this.writer === res) this.detach();
+    res.destroy();
+  }
+
+  /**
+   * No connection carries the stream any more. The watch is not stopped here: a connection ended
+   * with a backlog is still watched until its client has read it or is dropped.
+   */
+  private detach(): void {
+    this.writer = undefined;
+    this.watch = undefined;
   }
 }

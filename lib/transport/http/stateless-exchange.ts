@@ -6,6 +6,7 @@ import { failure, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcRe
 import type { HttpWay } from './http-calls';
 import { writeJson } from './http-replies';
 import { messageEvent, SSE_HEADERS } from './sse-framing';
+import { UNLIMITED, UnreadWatch, type UnreadLimit } from './unread-watch';
 
 /**
  * The way back for one stateless-era request: plain JSON when only the response goes out, SSE
@@ -17,15 +18,18 @@ export class StatelessExchange implements Exchange, HttpWay {
   private done = false;
   /** Cancelled when the client closes the response stream before the response. */
   readonly cancellation = new Cancellation();
+  /** Set when the answer turns into a stream. */
+  private watch?: UnreadWatch;
 
   constructor(
     readonly res: HttpResponseLike,
     private readonly headers: Readonly<Record<string, string>>,
     private readonly id: RequestId,
-    /** Unread bytes the connection may hold before it is dropped (`HttpOptions.maxSseBufferBytes`). */
-    private readonly maxBufferedBytes = Infinity,
+    /** What the connection may leave unread (`HttpOptions.maxSseBufferBytes`, `sseStallTimeoutMs`). */
+    private readonly unread: UnreadLimit = UNLIMITED,
   ) {
     const closed = () => {
+      this.watch?.stop();
       if (!this.done) this.cancellation.cancel('the client closed the response stream');
     };
     if (res.destroyed) closed();
@@ -47,10 +51,10 @@ export class StatelessExchange implements Exchange, HttpWay {
       this.streaming = true;
       this.res.writeHead(200, { ...this.headers, ...SSE_HEADERS });
       this.res.flushHeaders();
+      // A client that stopped reading: the call ends as if it had closed the stream (no resumption in this era).
+      this.watch = new UnreadWatch(this.res, this.unread, () => this.res.destroy());
     }
-    this.res.write(messageEvent(message));
-    // A client that stopped reading: the call ends as if it had closed the stream (no resumption in this era).
-    if (this.res.writableLength > this.maxBufferedBytes) this.res.destroy();
+    this.watch!.write(messageEvent(message));
   }
 
   /** Closing gave up on the request: its handler is cancelled, and the client answered with `error` now. */
@@ -73,7 +77,7 @@ export class StatelessExchange implements Exchange, HttpWay {
     this.done = true;
     if (this.res.destroyed) return;
     if (this.streaming) {
-      if (response) this.res.write(messageEvent(response));
+      if (response) this.watch!.write(messageEvent(response));
       this.res.end();
       return;
     }

@@ -3,12 +3,13 @@ import { uniqueId } from '../../core/unique-id';
 import type { EventStore, StoredEvent, StoredStream, StreamFollower, StreamKind, StreamRef } from '../../protocol/seams/event-store';
 import { messageEvent } from './sse-framing';
 import { SseStream } from './sse-stream';
+import type { UnreadLimit } from './unread-watch';
 
 /** How long streams stay resumable and how many a session keeps (`HttpOptions`; defaults in `HTTP_DEFAULTS`). */
 export interface StreamLimits {
   readonly retryMs: number;
-  /** `HttpOptions.maxSseBufferBytes`. */
-  readonly maxSseBufferBytes: number;
+  /** `HttpOptions.maxSseBufferBytes` and `sseStallTimeoutMs`. */
+  readonly sseUnread: UnreadLimit;
   readonly maxStreamsPerSession: number;
   readonly finishedStreamGraceMs: number;
   readonly undeliveredStreamTtlMs: number;
@@ -46,7 +47,7 @@ export class StreamRegistry {
   /** Writes the stream `ref` on this node from now on: a new one, or one another node wrote until now. */
   private carry(ref: StreamRef): SseStream {
     const { sessionId } = ref;
-    const stream = new SseStream(ref.id, sessionId, this.store, this.limits.retryMs, this.limits.maxSseBufferBytes, ref.kind);
+    const stream = new SseStream(ref.id, sessionId, this.store, this.limits.retryMs, this.limits.sseUnread, ref.kind);
     this.live.set(stream.id, stream);
     let ids = this.resumable.get(sessionId);
     if (!ids) this.resumable.set(sessionId, (ids = new Set()));

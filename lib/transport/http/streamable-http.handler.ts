@@ -21,6 +21,7 @@ import { GuardAnswer, RequestGate, SESSION_HEADER, type RequestContext } from '.
 import { SessionEndpoint } from './session-endpoint';
 import type { SseStream } from './sse-stream';
 import { StreamRegistry } from './stream-registry';
+import type { UnreadLimit } from './unread-watch';
 
 /** A request that needed the shared store while it was away (Redis restarting). */
 const STORE_UNAVAILABLE = Object.freeze({ ...INTERNAL_ERROR, message: 'Internal error: the store this server shares with its replicas cannot be reached; retry later' });
@@ -48,8 +49,8 @@ export class StreamableHttpHandler implements PostHost {
   /** Reports of requests answered 503 because the shared store was away, at most a few a minute. */
   private readonly storeWarnings: WarningThrottle;
   private readonly bodyLimits: BodyLimits;
-  /** Unread bytes an SSE connection may hold (`maxSseBufferBytes`). @internal */
-  readonly maxSseBufferBytes: number;
+  /** What an SSE connection may leave unread (`maxSseBufferBytes`, `sseStallTimeoutMs`). @internal */
+  readonly sseUnread: UnreadLimit;
   /** Requests being answered, which closing waits for; `subscriptions/listen` streams apart (they never finish). */
   private readonly calls = new RunningCalls<HttpCall>();
   private readonly listens = new RunningCalls<HttpWay>();
@@ -64,7 +65,10 @@ export class StreamableHttpHandler implements PostHost {
    * @internal
    */
   constructor(private readonly core: Dispatcher, options: HttpOptions = {}, declaredScopes: () => readonly string[] = () => []) {
-    this.maxSseBufferBytes = options.maxSseBufferBytes ?? HTTP_DEFAULTS.maxSseBufferBytes;
+    this.sseUnread = {
+      maxBytes: options.maxSseBufferBytes ?? HTTP_DEFAULTS.maxSseBufferBytes,
+      stallMs: options.sseStallTimeoutMs ?? HTTP_DEFAULTS.sseStallTimeoutMs,
+    };
     const { auth } = options;
     this.metadata = auth && new ProtectedResourceEndpoint(auth, declaredScopes);
     // Without `auth` there is no metadata to point to, and the scheme is the hook's: the bare
@@ -72,7 +76,7 @@ export class StreamableHttpHandler implements PostHost {
     this.scopeChallenge = auth ? (scopes) => auth.challenges.insufficientScope(scopes) : (scopes) => bearerChallenge({ error: 'insufficient_scope', scopes });
     this.streams = new StreamRegistry(options.eventStore ?? new InMemoryEventStore(), {
       retryMs: options.retryMs ?? HTTP_DEFAULTS.retryMs,
-      maxSseBufferBytes: this.maxSseBufferBytes,
+      sseUnread: this.sseUnread,
       maxStreamsPerSession: options.maxStreamsPerSession ?? HTTP_DEFAULTS.maxStreamsPerSession,
       finishedStreamGraceMs: options.finishedStreamGraceMs ?? HTTP_DEFAULTS.finishedStreamGraceMs,
       undeliveredStreamTtlMs: options.undeliveredStreamTtlMs ?? HTTP_DEFAULTS.undeliveredStreamTtlMs,

@@ -6,6 +6,7 @@ import type { StandaloneHold, StandaloneSink } from '../../../lib/protocol/excha
 import type { RequestContext } from '../../../lib/transport/http/request-gate';
 import { SessionEndpoint, type SessionEndpointDeps } from '../../../lib/transport/http/session-endpoint';
 import { StreamRegistry } from '../../../lib/transport/http/stream-registry';
+import { UNLIMITED } from '../../../lib/transport/http/unread-watch';
 import { FakeResponse } from '../../support/fake-response';
 
 const STATE: SessionState = { id: 's1', protocolVersion: '2025-11-25', clientCapabilities: {}, initialized: true, subscriptions: [], createdAt: 0, lastActiveAt: 0 };
@@ -44,7 +45,7 @@ describe('SessionEndpoint', () => {
   });
   beforeEach(() => {
     lifecycle = new FakeLifecycle();
-    streams = new StreamRegistry(new InMemoryEventStore(), { retryMs: 1000, maxSseBufferBytes: 1 << 20, maxStreamsPerSession: 4, finishedStreamGraceMs: 1, undeliveredStreamTtlMs: 1 }, () => undefined);
+    streams = new StreamRegistry(new InMemoryEventStore(), { retryMs: 1000, sseUnread: UNLIMITED, maxStreamsPerSession: 4, finishedStreamGraceMs: 1, undeliveredStreamTtlMs: 1 }, () => undefined);
     closing = false;
     endpoint = make();
   });

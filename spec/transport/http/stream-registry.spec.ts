@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { InMemoryEventStore } from '../../../lib';
+import { UNLIMITED } from '../../../lib/transport/http/unread-watch';
 import type { SseStream } from '../../../lib/transport/http/sse-stream';
 import { StreamRegistry, type Schedule, type StreamLimits } from '../../../lib/transport/http/stream-registry';
 import { FakeResponse } from '../../support/fake-response';
 
-const LIMITS: StreamLimits = { retryMs: 1000, maxSseBufferBytes: 1 << 20, maxStreamsPerSession: 3, finishedStreamGraceMs: 30, undeliveredStreamTtlMs: 300 };
+const LIMITS: StreamLimits = { retryMs: 1000, sseUnread: UNLIMITED, maxStreamsPerSession: 3, finishedStreamGraceMs: 30, undeliveredStreamTtlMs: 300 };
 const SSE = { 'content-type': 'text/event-stream' };
 /** The protocol's side of taking a standalone stream over: held at once. */
 const held = async (): Promise<void> => undefined;
