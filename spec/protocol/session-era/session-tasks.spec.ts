@@ -9,7 +9,7 @@ import { eventually } from '../../support/eventually';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectHttp, connectHttpListening, connectInMemory, newClient, type ClientCapabilities } from '../../integration/support/sdk-clients';
 import { post } from '../../integration/support/raw-http';
-import { PlainTools, codeOf, lastOf, startTask, steer, taskServer } from '../../tasks/support/session-task-tools.fixture';
+import { PlainTools, codeOf, lastOf, startTask, steer, taskServer } from '../../integration/tasks/support/session-task-tools.fixture';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
