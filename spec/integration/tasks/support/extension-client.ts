@@ -1,5 +1,5 @@
-import { eventually } from '../../support/eventually';
-import { call, meta, type StatelessReply } from '../../integration/support/stateless-client';
+import { eventually } from '../../../support/eventually';
+import { call, meta, type StatelessReply } from '../../support/stateless-client';
 
 /** The tasks extension's label, in capabilities and in `-32021` data. */
 export const TASKS = 'io.modelcontextprotocol/tasks';

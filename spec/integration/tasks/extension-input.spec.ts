@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, ToolResult, type HttpListener } from '../../lib';
-import { eventually } from '../support/eventually';
+import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, ToolResult, type HttpListener } from '../../../lib';
+import { eventually } from '../../support/eventually';
 import { callTool, DECLARING, getTask, taskIdOf, taskReaching, taskRequest } from './support/extension-client';
 
 @Elicit({ message: 'Who is it for?' })

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsBoolean } from 'class-validator';
-import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../lib';
-import { Gate } from '../support/gate';
+import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../../lib';
+import { Gate } from '../../support/gate';
 import { callTool, DECLARING, getTask, taskIdOf, taskReaching, taskRequest } from './support/extension-client';
 
 let held = new Gate();

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { Context, InMemoryTaskStore, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, ToolResult, type HttpListener, type TaskChange, type TaskRecord } from '../../lib';
-import { eventually } from '../support/eventually';
-import { Gate } from '../support/gate';
+import { Context, InMemoryTaskStore, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, ToolResult, type HttpListener, type TaskChange, type TaskRecord } from '../../../lib';
+import { eventually } from '../../support/eventually';
+import { Gate } from '../../support/gate';
 import { callTool, getTask, taskIdOf, taskReaching, taskRequest } from './support/extension-client';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

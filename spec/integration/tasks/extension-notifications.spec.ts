@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsString } from 'class-validator';
-import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener, type TaskRecord } from '../../lib';
-import { SubscriptionHub } from '../../lib/protocol/events/subscription-hub';
-import { TaskNotifications } from '../../lib/protocol/stateless-era/task-notifications';
-import { Gate } from '../support/gate';
-import { openSse } from '../integration/support/raw-http';
-import { call, meta, VERSION } from '../integration/support/stateless-client';
+import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener, type TaskRecord } from '../../../lib';
+import { SubscriptionHub } from '../../../lib/protocol/events/subscription-hub';
+import { TaskNotifications } from '../../../lib/protocol/stateless-era/task-notifications';
+import { Gate } from '../../support/gate';
+import { openSse } from '../support/raw-http';
+import { call, meta, VERSION } from '../support/stateless-client';
 import { callTool, DECLARING, getTask, TASKS_MISSING_DATA, taskIdOf, taskRequest } from './support/extension-client';
 
 const SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';

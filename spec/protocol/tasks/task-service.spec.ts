@@ -1,15 +1,15 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { DISCONNECTED_CHANNEL } from '../../lib/context/client-channel';
-import { Cancellation } from '../../lib/core/cancellation';
-import { SILENT_DIAGNOSTICS } from '../../lib/core/diagnostics';
-import { PhantomError } from '../../lib/core/errors';
-import type { Outcome } from '../../lib/router/router';
-import { InProcessSessionBus } from '../../lib/protocol/seams/session-bus';
-import { InMemoryTaskStore, type TaskRecord } from '../../lib/protocol/seams/task-store';
-import { taskLimits, type TaskOptions } from '../../lib/protocol/tasks/task-options';
-import { TaskService, type TaskCall } from '../../lib/protocol/tasks/task-service';
-import { eventually } from '../support/eventually';
+import { DISCONNECTED_CHANNEL } from '../../../lib/context/client-channel';
+import { Cancellation } from '../../../lib/core/cancellation';
+import { SILENT_DIAGNOSTICS } from '../../../lib/core/diagnostics';
+import { PhantomError } from '../../../lib/core/errors';
+import type { Outcome } from '../../../lib/router/router';
+import { InProcessSessionBus } from '../../../lib/protocol/seams/session-bus';
+import { InMemoryTaskStore, type TaskRecord } from '../../../lib/protocol/seams/task-store';
+import { taskLimits, type TaskOptions } from '../../../lib/protocol/tasks/task-options';
+import { TaskService, type TaskCall } from '../../../lib/protocol/tasks/task-service';
+import { eventually } from '../../support/eventually';
 
 /** Two nodes' task services on one store and one bus: what replicas on Redis are, in one process. */
 function nodes(options: TaskOptions = {}) {

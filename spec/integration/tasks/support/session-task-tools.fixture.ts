@@ -3,8 +3,8 @@ import { IsNumber, IsString } from 'class-validator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
-import { Context, Elicit, Field, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, ToolResult, type PhantomServerOptions } from '../../../lib';
-import { Gate } from '../../support/gate';
+import { Context, Elicit, Field, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, ToolResult, type PhantomServerOptions } from '../../../../lib';
+import { Gate } from '../../../support/gate';
 
 @Elicit({ message: 'What is your name?' })
 export class Name {

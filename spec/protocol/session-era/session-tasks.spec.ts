@@ -4,12 +4,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CallToolResultSchema, ElicitRequestSchema, TaskStatusNotificationSchema, type Task,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { HttpListener, PhantomServer, PhantomServerOptions } from '../../lib';
-import { eventually } from '../support/eventually';
+import type { HttpListener, PhantomServer, PhantomServerOptions } from '../../../lib';
+import { eventually } from '../../support/eventually';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { connectHttp, connectHttpListening, connectInMemory, newClient, type ClientCapabilities } from '../integration/support/sdk-clients';
-import { post } from '../integration/support/raw-http';
-import { PlainTools, codeOf, lastOf, startTask, steer, taskServer } from './support/session-task-tools.fixture';
+import { connectHttp, connectHttpListening, connectInMemory, newClient, type ClientCapabilities } from '../../integration/support/sdk-clients';
+import { post } from '../../integration/support/raw-http';
+import { PlainTools, codeOf, lastOf, startTask, steer, taskServer } from '../../integration/tasks/support/session-task-tools.fixture';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 

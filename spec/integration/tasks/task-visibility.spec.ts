@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { PhantomServer, Tool } from '../../lib';
+import { PhantomServer, Tool } from '../../../lib';
 import { connect } from 'phantom-mcp/testing';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };

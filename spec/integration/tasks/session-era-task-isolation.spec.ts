@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { HttpListener, ListenOptions, PhantomServer, PhantomServerOptions } from '../../lib';
-import { connectHttp } from '../integration/support/sdk-clients';
+import type { HttpListener, ListenOptions, PhantomServer, PhantomServerOptions } from '../../../lib';
+import { connectHttp } from '../support/sdk-clients';
 import { codeOf, lastOf, startTask, steer, taskServer } from './support/session-task-tools.fixture';
 
 describe('tasks of 2025-11-25: whose they are, and how many (official SDK client)', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ErrorCode, ProtocolError } from '../../lib';
-import { RequestStateCodec } from '../../lib/protocol/stateless-era/request-state.codec';
+import { ErrorCode, ProtocolError } from '../../../lib';
+import { RequestStateCodec } from '../../../lib/protocol/stateless-era/request-state.codec';
 
 describe('RequestStateCodec', () => {
   const binding = { method: 'tools/call', params: { name: 'greet', arguments: { a: 1 }, _meta: { x: 1 } }, principal: { user: 'ada' } };
