@@ -205,6 +205,32 @@ describe('StreamableHttpHandler', () => {
   after(() => server.close());
 
   describe('#handle', () => {
+    context('when mounted in Express 5 before express.json()', () => {
+      let url: string;
+      let http: Server;
+
+      before(async () => {
+        const app = express();
+        app.all('/mcp', server.httpHandler().handle);
+        app.use(express.json());
+        http = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+        url = urlOf(http, '/mcp');
+      });
+      after(() => new Promise<void>((done) => { http.closeAllConnections(); http.close(() => done()); }));
+
+      it('reads the body itself: a 200 KB tool call is served past the parser\'s 100 kB', async () => {
+        expect(await largeCall(url)).to.equal(LARGE_TEXT);
+      });
+
+      it('answers malformed JSON with 400 and a JSON-RPC -32700 body', async () => {
+        expectParseError(await post(url, MALFORMED));
+      });
+
+      it('answers a body over maxBodyBytes with 413 and a JSON-RPC error body', async () => {
+        expectTooLarge(await post(url, TOO_LARGE), 4 * MIB);
+      });
+    });
+
     context('when mounted in NestJS 11 made with { bodyParser: false }', () => {
       let app: INestApplication;
       let url: string;

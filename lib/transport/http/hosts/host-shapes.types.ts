@@ -19,8 +19,11 @@ export interface FastifyRequestLike {
 
 /** What a Fastify error handler does with the reply. */
 export interface FastifyReplyLike {
+  /** Sets the status. */
   code(status: number): FastifyReplyLike;
+  /** Sets one header. */
   header(name: string, value: string): FastifyReplyLike;
+  /** Sends the body: a string is sent as it is. */
   send(payload?: unknown): unknown;
 }
 
