@@ -17,7 +17,10 @@ const BODY_PARSER_FAILURES: ReadonlyMap<string, (error: { readonly limit?: unkno
  *
  * Mount it after the parser (Express calls an error middleware only for errors raised before
  * it), on the MCP path so that other routes keep their own error pages. Nest on Express takes
- * it too, through `app.use` right after `app.useBodyParser('json', ...)`.
+ * it too, through `app.use` right after `app.useBodyParser('json', ...)`: an error middleware
+ * rather than a Nest exception filter, because Nest turns body-parser's parse error into a
+ * `BadRequestException` that keeps only the message, which a filter could not tell from a
+ * controller's own.
  *
  * @example
  * app.use(express.json({ limit: '4mb' }));
