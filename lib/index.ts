@@ -45,6 +45,11 @@ export { StreamableHttpHandler } from './transport/http/streamable-http.handler'
 export type { HttpOptions, ListenOptions } from './transport/http/http-options';
 export type { Authenticate, AuthDecision, AuthRequest } from './core/auth-decision';
 export type { HttpListener } from './transport/http/http-listener';
+export { expressJsonErrors } from './transport/http/hosts/express-json-errors';
+export { fastifyJsonErrors } from './transport/http/hosts/fastify-json-errors';
+export type {
+  ExpressErrorMiddleware, ExpressNext, FastifyErrorHandler, FastifyReplyLike, FastifyRequestLike,
+} from './transport/http/hosts/host-shapes.types';
 export type { FetchHandler } from './transport/fetch/fetch-handler';
 export {
   InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,

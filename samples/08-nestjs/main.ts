@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { All, Controller, Injectable, Module, Req, Res, type INestApplication, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { All, Controller, Injectable, Module, Req, Res, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef, NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { IsString, MinLength } from 'class-validator';
 import type { Request, Response } from 'express';
-import { Field, ForbiddenError, PhantomServer, Tool, ToolError, UseGuards, type CanActivate, type ExecutionContext, type StreamableHttpHandler } from '../../lib';
+import { expressJsonErrors, Field, ForbiddenError, PhantomServer, Tool, ToolError, UseGuards, type CanActivate, type ExecutionContext, type StreamableHttpHandler } from '../../lib';
 import { storeFromEnv } from '../store-from-env';
 
 /** An ordinary Nest service: one instance in the app, shared by the tools, the guard and the app's own code. */
@@ -95,7 +96,7 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** Streamable HTTP at /mcp, after Nest's own JSON body parser (the handler takes `req.body`). */
+/** Streamable HTTP at /mcp, after the app's JSON body parser (the handler takes `req.body`; see `createApp`). */
 @Controller()
 export class McpController {
   constructor(private readonly endpoint: McpEndpoint) {}
@@ -109,9 +110,19 @@ export class McpController {
 @Module({ providers: [Notebook, UnlessLocked, NoteTools, McpEndpoint], controllers: [McpController] })
 export class NotesModule {}
 
-/** The Nest app, not yet initialised: `app.init()` or `app.listen()` makes the MCP server. */
-export function createApp(): Promise<INestApplication> {
-  return NestFactory.create(NotesModule, { logger: ['error', 'warn'] });
+/**
+ * The Nest app, not yet initialised: `app.init()` or `app.listen()` makes the MCP server.
+ *
+ * Nest's own JSON parser takes 100 kB and answers its failures in Nest's format. The app's other
+ * routes may want a parsed body, so the parser stays, given the MCP handler's limit (4 MiB; Nest
+ * then adds no JSON parser of its own), with `expressJsonErrors()` right after it: malformed JSON
+ * at /mcp gets 400 with -32700, a body past the limit 413, both with a JSON-RPC error body.
+ */
+export async function createApp(): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(NotesModule, { logger: ['error', 'warn'] });
+  app.useBodyParser('json', { limit: '4mb' });
+  app.use('/mcp', expressJsonErrors());
+  return app;
 }
 
 /** `node dist/samples/08-nestjs/main.js [--port 3000]`: serves MCP at http://127.0.0.1:3000/mcp. */

@@ -13,6 +13,9 @@ import * as nest from '../../samples/08-nestjs/main';
 import * as showcase from '../../samples/showcase/main';
 import { testContext, type ElicitAnswer } from 'phantom-mcp/testing';
 import { SEED_REQUESTED_SCHEMA } from '../support/seed-form';
+import type { AddressInfo } from 'node:net';
+import { connectHttp } from '../integration/support/sdk-clients';
+import { post } from '../integration/support/raw-http';
 
 /** A note slug nothing holds, and the names every plain object answers to. */
 const NOT_NOTES = ['nope', '__proto__', 'constructor', 'hasOwnProperty', 'toString'];
@@ -177,6 +180,36 @@ describe('samples', () => {
       } finally {
         await app.close();
       }
+    });
+
+    context('when served over HTTP', () => {
+      let app: Awaited<ReturnType<typeof nest.createApp>>;
+      let url: string;
+
+      before(async () => {
+        app = await nest.createApp();
+        await app.listen(0, '127.0.0.1');
+        url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`;
+      });
+      after(() => app.close());
+
+      it('takes a 200 KB note, past the 100 kB of Nest\'s own JSON parser', async () => {
+        const text = 'x'.repeat(200 * 1024);
+        const { client, transport } = await connectHttp(url);
+        try {
+          await client.callTool({ name: 'note_write', arguments: { slug: 'long', text } });
+          expect(app.get(nest.Notebook).read('long')).to.equal(text);
+        } finally {
+          await transport.terminateSession();
+          await client.close();
+        }
+      });
+
+      it('answers malformed JSON with 400 and a JSON-RPC -32700 body', async () => {
+        const reply = await post(url, '{"jsonrpc":');
+        expect(reply.status).to.equal(400);
+        expect(reply.json).to.deep.equal({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      });
     });
   });
 
