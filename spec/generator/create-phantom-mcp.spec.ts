@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { packedPackage, REPOSITORY, runIn } from '../support/packed-package';
@@ -10,12 +10,21 @@ import { workingCopy } from './support/working-copy';
 
 const GENERATOR = join(REPOSITORY, 'packages', 'create-phantom-mcp', 'dist', 'index.js');
 
+/** The temporary folders made so far, removed when the specs are done. */
+const temporary: string[] = [];
+
 function scratch(): string {
-  return mkdtempSync(join(tmpdir(), 'create-phantom-'));
+  const folder = mkdtempSync(join(tmpdir(), 'create-phantom-'));
+  temporary.push(folder);
+  return folder;
 }
 
 describe('create-phantom-mcp', function () {
   this.timeout(240_000);
+
+  after(() => {
+    for (const folder of temporary.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
 
   context('when it is used badly', () => {
     it('prints the usage and exits 2 without a directory, with an unknown option, or a name npm refuses', async () => {
@@ -100,6 +109,7 @@ describe('create-phantom-mcp', function () {
     before(async function () {
       this.timeout(600_000);
       const clone = await workingCopy();
+      temporary.push(dirname(clone));
       project = join(scratch(), 'my-server');
       const made = await runIn(clone, 'npm', ['run', 'create', '--', project], 300_000);
       expect(made.code, `${made.stdout}\n${made.stderr}`).to.equal(0);
