@@ -1,24 +1,34 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { packedPackage, REPOSITORY, runIn } from '../support/packed-package';
+import { workingCopy } from './support/working-copy';
 
 const GENERATOR = join(REPOSITORY, 'packages', 'create-phantom-mcp', 'dist', 'index.js');
 
+/** The temporary folders made so far, removed when the specs are done. */
+const temporary: string[] = [];
+
 function scratch(): string {
-  return mkdtempSync(join(tmpdir(), 'create-phantom-'));
+  const folder = mkdtempSync(join(tmpdir(), 'create-phantom-'));
+  temporary.push(folder);
+  return folder;
 }
 
 describe('create-phantom-mcp', function () {
   this.timeout(240_000);
 
+  after(() => {
+    for (const folder of temporary.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+
   context('when it is used badly', () => {
     it('prints the usage and exits 2 without a directory, with an unknown option, or a name npm refuses', async () => {
-      for (const args of [[], ['a', 'b'], ['dir', '--colour', 'red'], ['dir', '--name'], ['dir', '--name', 'Not Valid']]) {
+      for (const args of [[], ['a', 'b'], ['dir', '--colour', 'red'], ['dir', '--name'], ['dir', '--name', 'Not Valid'], ['dir', '--mcp-name', 'no-slash'], ['dir', '--mcp-name', 'io.github.a/b/c']]) {
         const { code, stderr } = await runIn(scratch(), process.execPath, [GENERATOR, ...args]);
         expect(code, args.join(' ')).to.equal(2);
         expect(stderr).to.include('Usage:');
@@ -34,26 +44,87 @@ describe('create-phantom-mcp', function () {
       expect(existsSync(join(at, 'package.json'))).to.equal(false);
     });
 
-    it('prints the usage on --help and exits 0', async () => {
+    it('refuses a --phantom path that is no tarball or no built checkout, and writes nothing', async () => {
+      const notBuilt = scratch();
+      writeFileSync(join(notBuilt, 'package.json'), JSON.stringify({ name: 'phantom-mcp', version: '0.0.0' }));
+      const cases: Array<[string, RegExp]> = [
+        [join(scratch(), 'missing.tgz'), /does not exist/],
+        [join(REPOSITORY, 'package.json'), /neither a phantom-mcp checkout nor a \.tgz/],
+        [scratch(), /no phantom-mcp checkout/],
+        [notBuilt, /not built: run npm run build/],
+      ];
+      for (const [phantom, reason] of cases) {
+        const at = join(scratch(), 'my-server');
+        const { code, stderr } = await runIn(REPOSITORY, process.execPath, [GENERATOR, at, '--phantom', phantom]);
+        expect(code, phantom).to.equal(1);
+        expect(stderr, phantom).to.match(reason);
+        expect(existsSync(at), phantom).to.equal(false);
+      }
+    });
+
+    it('prints the usage on --help and exits 0, naming both ways to get phantom-mcp and the registry name', async () => {
       const { code, stdout } = await runIn(scratch(), process.execPath, [GENERATOR, '--help']);
       expect(code).to.equal(0);
       expect(stdout).to.include('npm create phantom-mcp@latest');
+      expect(stdout).to.include('npm run create -- <directory>');
+      expect(stdout).to.match(/--phantom\s+the phantom-mcp the project depends on/);
+      expect(stdout).to.match(/--mcp-name\s+the project's name on the MCP registry/);
     });
   });
 
-  context('when it creates a project', () => {
-    let project: string;
+  context('when it is given --mcp-name', () => {
+    it("writes it to package.json as mcpName, next to the package's name", async () => {
+      const project = join(scratch(), 'weather');
+      const made = await runIn(REPOSITORY, process.execPath, [GENERATOR, project, '--mcp-name', 'io.github.ada/weather']);
+      expect(made.code, made.stderr).to.equal(0);
+      const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+      expect(Object.keys(manifest).slice(0, 2)).to.deep.equal(['name', 'mcpName']);
+      expect(manifest.mcpName).to.equal('io.github.ada/weather');
+    });
 
-    before(async () => {
+    it('writes no mcpName without it: the registry name is the author\'s to choose', async () => {
+      const project = join(scratch(), 'weather');
+      const made = await runIn(REPOSITORY, process.execPath, [GENERATOR, project]);
+      expect(made.code, made.stderr).to.equal(0);
+      expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))).not.to.have.property('mcpName');
+    });
+  });
+
+  context('when it is given a tarball npm pack made', () => {
+    it('copies it into vendor/ and depends on it there, so the project does not need the tarball it was given', async () => {
       const tarball = await packedPackage();
-      project = join(scratch(), 'my-server');
-      mkdirSync(project);
+      const project = join(scratch(), 'my-server');
       const made = await runIn(REPOSITORY, process.execPath, [GENERATOR, project, '--phantom', `file:${tarball}`]);
       expect(made.code, made.stderr).to.equal(0);
+      const vendored = readdirSync(join(project, 'vendor'));
+      expect(vendored).to.deep.equal([tarball.split(/[\\/]/).pop()]);
+      expect(readFileSync(join(project, 'vendor', vendored[0]))).to.deep.equal(readFileSync(tarball));
+      expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).dependencies['phantom-mcp']).to.equal(`file:vendor/${vendored[0]}`);
+    });
+  });
+
+  context('when `npm run create` makes a project from a clone of phantom-mcp', () => {
+    let project: string;
+
+    before(async function () {
+      this.timeout(600_000);
+      const clone = await workingCopy();
+      temporary.push(dirname(clone));
+      project = join(scratch(), 'my-server');
+      const made = await runIn(clone, 'npm', ['run', 'create', '--', project], 300_000);
+      expect(made.code, `${made.stdout}\n${made.stderr}`).to.equal(0);
       const installed = await runIn(project, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], 180_000);
       expect(installed.code, installed.stderr).to.equal(0);
       const built = await runIn(project, 'npm', ['run', 'build']);
       expect(built.code, built.stdout).to.equal(0);
+    });
+
+    it('installs the phantom-mcp packed from the clone, kept in vendor/, not one from the registry', () => {
+      const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+      expect(manifest.dependencies['phantom-mcp']).to.match(/^file:vendor\/phantom-mcp-[\d.]+\.tgz$/);
+      const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
+      expect(lock.packages['node_modules/phantom-mcp'].resolved).to.equal(manifest.dependencies['phantom-mcp']);
+      expect(existsSync(join(project, 'node_modules', 'phantom-mcp', 'dist', 'lib', 'index.js'))).to.equal(true);
     });
 
     it('names the project after its directory, with the TypeScript settings decorators need and the dot files', () => {
@@ -84,6 +155,19 @@ describe('create-phantom-mcp', function () {
       } finally {
         await client.close();
       }
+    });
+
+    it('builds from an empty dist/: a spec deleted since the last build no longer runs', async () => {
+      const extra = join(project, 'spec', 'extra.spec.ts');
+      writeFileSync(extra, "import { expect } from 'chai';\n\ndescribe('extra', () => {\n  it('runs while it exists', () => expect(1).to.equal(1));\n});\n");
+      const withExtra = await runIn(project, 'npm', ['test'], 180_000);
+      expect(withExtra.code, withExtra.stdout).to.equal(0);
+      expect(withExtra.stdout).to.match(/3 passing/);
+      rmSync(extra);
+      const without = await runIn(project, 'npm', ['test'], 180_000);
+      expect(without.code, without.stdout).to.equal(0);
+      expect(without.stdout).to.match(/2 passing/);
+      expect(existsSync(join(project, 'dist', 'spec', 'extra.spec.js'))).to.equal(false);
     });
   });
 });
