@@ -12,6 +12,12 @@ export interface Diagnostics {
   warn(message: string): void;
   /** Routine lines asked for by the application (`RequestLoggingInterceptor`); `warn` takes them when absent. */
   info?(message: string): void;
+  /**
+   * What only someone tracing a client wants: a call that ended because its client left (its
+   * session ended, it cancelled, it never answered an elicitation). Dropped when absent, as by
+   * the default `STDERR_DIAGNOSTICS`.
+   */
+  debug?(message: string): void;
 }
 
 /**

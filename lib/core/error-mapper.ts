@@ -1,5 +1,5 @@
 import { ErrorCode } from './error-codes';
-import { ClientError, InputRequiredSignal, ProtocolError, ResourceNotFoundError, ToolError } from './errors';
+import { ClientError, InputRequiredSignal, isClientCaused, ProtocolError, ResourceNotFoundError, ToolError } from './errors';
 import type { Diagnostics } from './diagnostics';
 
 /**
@@ -13,6 +13,8 @@ import type { Diagnostics } from './diagnostics';
  * - `ClientError` (the client failed a request of ours) in a tool: an `isError` result; elsewhere it is
  *   an internal error of the request carrying what went wrong (the client's own words), never the
  *   client's code forwarded as ours, and nothing is logged: the client can cause it at will.
+ * - a wait on the client that the client ended (`isClientCaused`): an internal error with its
+ *   message, reported at debug level only.
  * - anything else: a generic message (the detail goes to diagnostics, never to the client).
  */
 export interface ErrorObject {
@@ -26,6 +28,10 @@ export function toErrorObject(error: unknown, label: string, diagnostics: Diagno
   if (error instanceof ProtocolError) return error.toJSON();
   if (error instanceof ToolError) return { code: ErrorCode.InvalidParams, message: error.message };
   if (error instanceof InputRequiredSignal || error instanceof ClientError) return { code: ErrorCode.InternalError, message: error.message };
+  if (isClientCaused(error)) {
+    diagnostics.debug?.(`${label}: ${error.message}`);
+    return { code: ErrorCode.InternalError, message: error.message };
+  }
   diagnostics.error(`${label} failed`, error);
   return { code: ErrorCode.InternalError, message: 'Internal error' };
 }

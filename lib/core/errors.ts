@@ -191,6 +191,18 @@ export class PhantomError extends Error {
 }
 
 /**
+ * The codes of a wait on the client that ended because of the client: it cancelled the call, its
+ * session or task ended, or it never answered. No fault of the server, and a client can cause as
+ * many as it likes, so they are reported at debug level only.
+ */
+const CLIENT_CAUSED: ReadonlySet<string> = new Set(['request_aborted', 'request_timeout', 'session_closed', 'task_ended']);
+
+/** Whether `error` is a wait on the client ended by the client (see `CLIENT_CAUSED`). */
+export function isClientCaused(error: unknown): error is PhantomError {
+  return error instanceof PhantomError && CLIENT_CAUSED.has(error.code);
+}
+
+/**
  * What the server shares with its replicas (the `store` option: Redis) cannot be reached now.
  * A request that needed it is answered as the transport answers an unavailable service (HTTP
  * 503 with `Retry-After`, JSON-RPC -32603), and the next one tries again: the connections

@@ -1,18 +1,22 @@
-import { ClientError, InputRequiredSignal, PhantomError, ProtocolError, ToolError } from '../core/errors';
+import { ClientError, InputRequiredSignal, isClientCaused, ProtocolError, ToolError } from '../core/errors';
 import type { Diagnostics } from '../core/diagnostics';
 import type { CallToolResult } from '../core/wire.types';
 import { ToolResult } from './tool-result';
 
 /**
  * A tool's failure as the model should see it. `ProtocolError`s are not results: rethrown. A
- * tool that fails because its call was cancelled while it waited for the client (`ctx.elicit`
- * rejecting with `request_aborted`) is no fault of the server: nothing is reported (nor
- * answered: a cancelled request gets no response).
+ * tool that fails because of its client while it waited for it (`ctx.elicit` rejecting because
+ * the call was cancelled, the session or task ended, or the client never answered) is no fault of
+ * the server, and a client can cause it at will: it goes to `debug` only (and a cancelled request
+ * gets no response).
  */
 export function toolFailure(error: unknown, label: string, diagnostics: Diagnostics): CallToolResult {
   if (error instanceof ProtocolError || error instanceof InputRequiredSignal) throw error;
   if (error instanceof ToolError || error instanceof ClientError) return ToolResult.error(error.message);
-  if (error instanceof PhantomError && error.code === 'request_aborted') return ToolResult.error(error.message);
+  if (isClientCaused(error)) {
+    diagnostics.debug?.(`${label}: ${error.message}`);
+    return ToolResult.error(error.message);
+  }
   diagnostics.error(`${label} threw`, error);
   return ToolResult.error('The tool failed with an internal error.');
 }
