@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { defaultMaxConnections, limitConnections } from './connection-limit';
 import { healthSettings, type HealthSettings } from './health-probes';
 import { HTTP_DEFAULTS, type ListenOptions } from './http-options';
 import { refusals, replyError } from './http-replies';
@@ -62,6 +63,7 @@ export function listenHttp(handler: StreamableHttpHandler, options: ListenOption
     if (pathname !== path && !handler.servesMetadataAt(req.url)) return replyError(res, 404, refusals.badRequest(`no MCP endpoint at ${pathname}; use ${path}`));
     void handler.handle(req, res);
   });
+  limitConnections(server, options.maxConnections ?? defaultMaxConnections());
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

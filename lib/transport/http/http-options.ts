@@ -154,6 +154,13 @@ export interface ListenOptions extends HttpOptions {
   readonly host?: string;
   /** How long a client may take to send its request headers, in ms (default 10 s). */
   readonly headersTimeoutMs?: number;
+  /**
+   * Open connections at most (default: the process's open-file limit less 128, read from
+   * `/proc/self/limits`; 1,000 where it cannot be read). One more takes the place of the oldest
+   * connection that has no request being answered (one still sending its headers, or idle between
+   * requests); when every connection is answering one, it is closed at once.
+   */
+  readonly maxConnections?: number;
   /** The liveness and readiness probes (default: on, at `/healthz` and `/readyz`); `false`: none. */
   readonly health?: false | HealthOptions;
 }
