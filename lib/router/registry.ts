@@ -142,6 +142,16 @@ export class Registry {
   }
 
   /**
+   * The scopes every served tool, prompt and resource declares alike (none when one declares none,
+   * or nothing is served), in the order first declared.
+   */
+  commonScopes(): string[] {
+    const all = [...this.tools.values(), ...this.prompts.values(), ...this.fixed.values(), ...this.templates.values()];
+    if (all.length === 0) return [];
+    return [...new Set(all[0].scopes)].filter((scope) => all.every((d) => d.scopes.includes(scope)));
+  }
+
+  /**
    * The caching hint the decorators give a list: the shortest TTL any member asks for, and
    * `private` if any member is private. `undefined` when no member says anything.
    */
