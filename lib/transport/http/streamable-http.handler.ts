@@ -88,7 +88,11 @@ export class StreamableHttpHandler implements PostHost {
       finishedStreamGraceMs: options.finishedStreamGraceMs ?? HTTP_DEFAULTS.finishedStreamGraceMs,
       undeliveredStreamTtlMs: options.undeliveredStreamTtlMs ?? HTTP_DEFAULTS.undeliveredStreamTtlMs,
     });
-    this.bodyLimits = { maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs };
+    this.bodyLimits = {
+      maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
+      timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
+      discardBytes: options.maxDiscardBytes ?? HTTP_DEFAULTS.maxDiscardBytes,
+    };
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const endpoint = new SessionEndpoint({
       lifecycle: core,
