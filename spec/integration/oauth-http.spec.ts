@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { newClient } from './support/sdk-clients';
 import {
   Context, oauthResourceServer, PhantomError, PhantomServer, Prompt, ScopeGuard, scopesVisibility, SILENT_DIAGNOSTICS, Tool,
   type OAuthResourceServer, type OAuthResourceServerOptions, type Visibility,
@@ -46,6 +48,22 @@ class Ledger {
   summary() {
     return 'Summarise the ledger';
   }
+}
+
+/**
+ * A pre-registered authorization-code client of the official SDK that stops where a browser would
+ * take over: it keeps the authorization URL the SDK built (with the scope it chose) instead.
+ */
+class BrowserlessProvider implements OAuthClientProvider {
+  authorizationUrl?: URL;
+  readonly redirectUrl = 'http://127.0.0.1/callback';
+  readonly clientMetadata = { redirect_uris: ['http://127.0.0.1/callback'], client_name: 'spec' };
+  clientInformation() { return { client_id: 'spec-browser-client' }; }
+  tokens() { return undefined; }
+  saveTokens() { /* no token is ever issued here */ }
+  redirectToAuthorization(url: URL) { this.authorizationUrl = url; }
+  saveCodeVerifier() { /* kept by nobody: the flow stops at the redirect */ }
+  codeVerifier() { return 'unused'; }
 }
 
 /** notes_purge is hidden from tokens without its scope; the other scoped tools are listed to all (a step-up). */
@@ -364,6 +382,16 @@ describe('PhantomServer#listen', () => {
       it('is read by the official SDK as the scope to ask for', async () => {
         const reply = await fetch(await serve(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(INITIALIZE) });
         expect(extractWWWAuthenticateParams(reply).scope).to.equal('notes:admin notes:read');
+      });
+
+      it('sends the official client (authorization code) to the authorization server asking for those scopes only', async () => {
+        const provider = new BrowserlessProvider();
+        const client = newClient();
+        const error = await client.connect(new StreamableHTTPClientTransport(new URL(await serve()), { authProvider: provider })).catch((e: unknown) => e);
+        await client.close();
+        expect(error).to.be.instanceOf(UnauthorizedError);
+        expect(provider.authorizationUrl?.origin).to.equal(new URL(as.issuer).origin);
+        expect(provider.authorizationUrl?.searchParams.get('scope')).to.equal('notes:admin notes:read');
       });
 
       context('when challengeScopes is set', () => {
