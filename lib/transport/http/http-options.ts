@@ -45,7 +45,8 @@ export interface HttpOptions {
    * (default 8 MiB). The 413 closes the connection: closed while the client is still sending,
    * it is reset, and a client (Node's fetch among them) may see `ECONNRESET` instead of the 413.
    * So the rest is drained first (within `bodyTimeoutMs`); a body that declares or sends more
-   * than `maxBodyBytes + maxDiscardBytes` is answered at once. `0`: always at once.
+   * than `maxBodyBytes + maxDiscardBytes` is answered at once. `0`: always at once. Bodies read
+   * from a Node request (`listen()`, `httpHandler()`); a `fetchHandler()` host owns its connection.
    */
   readonly maxDiscardBytes?: number;
   /**
