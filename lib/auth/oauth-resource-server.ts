@@ -17,10 +17,13 @@ import { introspect, type IntrospectionChecks } from './token-introspector';
 
 /** The `WWW-Authenticate` values of this resource, each naming its metadata URL. */
 export interface ResourceChallenges {
-  /** No token was sent: the client learns where to get one (no `error`, RFC 6750 section 3.1). */
-  missingToken(): string;
-  /** The token was refused. */
-  invalidToken(description?: string): string;
+  /**
+   * No token was sent: the client learns where to get one (no `error`, RFC 6750 section 3.1) and,
+   * with `scopes`, which scopes to ask for.
+   */
+  missingToken(scopes?: readonly string[]): string;
+  /** The token was refused; `scopes`: those to ask for in a new one. */
+  invalidToken(description?: string, scopes?: readonly string[]): string;
   /** The token lacks scopes: `scopes` are those the request needs (the client asks for them, a step-up). */
   insufficientScope(scopes: readonly string[], description?: string): string;
 }
@@ -37,9 +40,11 @@ export interface OAuthResourceServer {
    * `error="invalid_token"`; `requiredScopes` missing, 403 `error="insufficient_scope"` naming them;
    * the authorization server unreachable (no keys yet, an unknown key, introspection), 503 with
    * `Retry-After`, because nothing is known against the token. It never rejects, and answers
-   * within the configured timeout.
+   * within the configured timeout. The 401 challenges name the scopes to ask for: `challengeScopes`
+   * when set, else `requiredScopes` and those `scopesNeeded` returns (what every operation of the
+   * server needs: the HTTP transports pass it; it is called only for a 401).
    */
-  authenticate(request: AuthRequest): AuthDecision | Promise<AuthDecision>;
+  authenticate(request: AuthRequest, scopesNeeded?: () => readonly string[]): AuthDecision | Promise<AuthDecision>;
   /** Verifies one token: its `AuthInfo`, or a `TokenRejectedError` / `AuthorizationServerUnavailableError`. */
   verify(token: string): Promise<AuthInfo>;
   /**
@@ -99,20 +104,33 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
   const cache = new TokenCache<AuthDecision>(settings.cacheMaxEntries, now);
 
   const challenges: ResourceChallenges = Object.freeze({
-    missingToken: () => bearerChallenge({ resourceMetadata: resourceMetadataUrl }),
-    invalidToken: (description?: string) => bearerChallenge({ resourceMetadata: resourceMetadataUrl, error: 'invalid_token', errorDescription: description }),
+    missingToken: (scopes?: readonly string[]) => bearerChallenge({ resourceMetadata: resourceMetadataUrl, scopes }),
+    invalidToken: (description?: string, scopes?: readonly string[]) => bearerChallenge({
+      resourceMetadata: resourceMetadataUrl, error: 'invalid_token', errorDescription: description, scopes,
+    }),
     insufficientScope: (scopes: readonly string[], description?: string) => bearerChallenge({
       resourceMetadata: resourceMetadataUrl, error: 'insufficient_scope', scopes, errorDescription: description,
     }),
   });
-  const missingToken: AuthDecision = Object.freeze({
-    allow: false, status: 401, wwwAuthenticate: challenges.missingToken(), message: 'A bearer token is required',
-  });
+  const challengeScopes = options.challengeScopes && Object.freeze([...new Set(options.challengeScopes)]);
+  /** The scopes a 401 names: the configured ones, else those every request and every operation needs. */
+  const scopesToAsk = (scopesNeeded?: () => readonly string[]): readonly string[] =>
+    challengeScopes ?? (scopesNeeded ? [...new Set([...requiredScopes, ...scopesNeeded()])] : requiredScopes);
+  // The answer to a request without a token, the most common refusal, made again only when the scopes change.
+  let missing: { readonly key: string; readonly decision: AuthDecision } | undefined;
+  const missingToken = (scopesNeeded?: () => readonly string[]): AuthDecision => {
+    const scopes = scopesToAsk(scopesNeeded);
+    const key = scopes.join(' ');
+    if (missing?.key !== key) {
+      missing = { key, decision: Object.freeze({ allow: false, status: 401, wwwAuthenticate: challenges.missingToken(scopes), message: 'A bearer token is required' }) };
+    }
+    return missing.decision;
+  };
   const insufficientScope = (scopes: readonly string[]): AuthDecision => Object.freeze({
     allow: false, status: 403, wwwAuthenticate: challenges.insufficientScope(scopes), message: `The access token lacks the scopes ${scopes.join(', ')}`,
   });
-  const rejected = (description: string): AuthDecision => Object.freeze({
-    allow: false, status: 401, wwwAuthenticate: challenges.invalidToken(description), message: description,
+  const rejected = (description: string, scopesNeeded?: () => readonly string[]): AuthDecision => Object.freeze({
+    allow: false, status: 401, wwwAuthenticate: challenges.invalidToken(description, scopesToAsk(scopesNeeded)), message: description,
   });
 
   async function verify(token: string): Promise<AuthInfo> {
@@ -133,14 +151,14 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     return COMPACT_JWS.test(token) ? expiresAt : Math.min(expiresAt, now() + settings.introspectionCacheTtlSec * 1000);
   }
 
-  async function verified(token: string, key: string): Promise<AuthDecision> {
+  async function verified(token: string, key: string, scopesNeeded?: () => readonly string[]): Promise<AuthDecision> {
     try {
       const info = await verify(token);
       const decision = decide(info);
       cache.set(key, decision, cacheUntil(token, info));
       return decision;
     } catch (error) {
-      if (error instanceof TokenRejectedError) return rejected(error.description);
+      if (error instanceof TokenRejectedError) return rejected(error.description, scopesNeeded);
       if (error instanceof AuthorizationServerUnavailableError) {
         return Object.freeze({
           allow: false, status: 503, retryAfterSec: Math.max(1, Math.ceil(error.retryAfterMs / 1000)),
@@ -148,19 +166,19 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
         });
       }
       diagnostics.error('oauthResourceServer: verifying a token failed unexpectedly; it is refused', error);
-      return rejected('The access token could not be verified');
+      return rejected('The access token could not be verified', scopesNeeded);
     }
   }
 
   return Object.freeze({
-    authenticate(request: AuthRequest): AuthDecision | Promise<AuthDecision> {
+    authenticate(request: AuthRequest, scopesNeeded?: () => readonly string[]): AuthDecision | Promise<AuthDecision> {
       const header = request.headers.authorization;
-      if (header === undefined || !BEARER_SCHEME.test(header)) return missingToken;
+      if (header === undefined || !BEARER_SCHEME.test(header)) return missingToken(scopesNeeded);
       const token = BEARER.exec(header)?.[1];
-      if (token === undefined) return rejected('The Authorization header is not "Bearer <token>"');
+      if (token === undefined) return rejected('The Authorization header is not "Bearer <token>"', scopesNeeded);
       const key = cache.keyOf(token);
       // A token seen before is answered without a promise: the fast path of every request after the first.
-      return cache.get(key) ?? verified(token, key);
+      return cache.get(key) ?? verified(token, key, scopesNeeded);
     },
     verify,
     metadata: (resourceUrl?: string, scopes: readonly string[] = []) => protectedResourceMetadata({

@@ -28,6 +28,15 @@ export interface OAuthResourceServerOptions {
   readonly introspection?: IntrospectionOptions;
   /** Scopes every request needs; a token without them is refused with 403 `insufficient_scope`. */
   readonly requiredScopes?: readonly string[];
+  /**
+   * The scopes a 401 challenge names (`WWW-Authenticate: Bearer ..., scope="..."`): what a client
+   * asks the authorization server for when it has no token or a refused one (the MCP authorization
+   * spec's scope selection strategy; without `scope` a client asks for every scope of
+   * `scopes_supported`). Default: `requiredScopes` plus the scopes every operation of the server
+   * needs: those of `server.use(new ScopeGuard(...))` and those every tool, prompt and resource
+   * declares alike. `[]`: the challenge names none.
+   */
+  readonly challengeScopes?: readonly string[];
   /** Scopes advertised in the protected-resource metadata, besides `requiredScopes` and those the decorators declare. */
   readonly scopesSupported?: readonly string[];
   /** Signature algorithms accepted (default: the asymmetric ones, `DEFAULT_ALGORITHMS`). `none` and the HMAC ones are refused. */
@@ -95,6 +104,7 @@ export function checkResourceServerOptions(options: OAuthResourceServerOptions):
     ...(options.introspection === undefined ? [] : introspectionProblems(options.introspection)),
     ...scopeProblems('requiredScopes', options.requiredScopes),
     ...scopeProblems('scopesSupported', options.scopesSupported),
+    ...scopeProblems('challengeScopes', options.challengeScopes),
     ...algorithmProblems(options.algorithms),
     ...numberProblems(options),
   ];

@@ -1,4 +1,7 @@
+import { knowsTasks } from '../core/revisions';
 import type { JsonObject } from '../core/wire.types';
+
+export { TASKS_SINCE } from '../core/revisions';
 
 /** How many tools, prompts and resources (fixed and templates) the server serves now. */
 export interface FeatureCounts {
@@ -28,7 +31,7 @@ export function serverCapabilities({ tools, prompts, resources }: FeatureCounts)
 /** The session era's capabilities: with tasks (2025-11-25 only) when a tool may run as one. */
 export function sessionCapabilities(counts: FeatureCounts, protocolVersion: string): JsonObject {
   const capabilities = serverCapabilities(counts);
-  if (counts.taskTools > 0 && protocolVersion >= TASKS_SINCE) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+  if (counts.taskTools > 0 && knowsTasks(protocolVersion)) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
   return capabilities;
 }
 
@@ -38,6 +41,3 @@ export function statelessCapabilities(counts: FeatureCounts): JsonObject {
   if (counts.taskTools > 0) capabilities.extensions = { [TASKS_EXTENSION]: {} };
   return capabilities;
 }
-
-/** The first revision with tasks. */
-export const TASKS_SINCE = '2025-11-25';

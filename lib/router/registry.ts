@@ -32,6 +32,13 @@ function combineHints(items: Iterable<{ cache?: CacheHint }>): CacheHint | undef
   return ttlMs === undefined && scope === undefined ? undefined : { ttlMs, scope };
 }
 
+/** A tool's descriptor without its task support (the same object when it has none). */
+function withoutExecution(tool: WireTool): WireTool {
+  if (tool.execution === undefined) return tool;
+  const { execution: _execution, ...rest } = tool;
+  return Object.freeze(rest);
+}
+
 export interface ResolvedResource {
   readonly definition: ResourceDefinition;
   readonly params: TemplateParams;
@@ -49,7 +56,7 @@ export class Registry {
   private readonly templates = new Map<string, TemplateResourceDefinition>();
   private readonly matcher = new TemplateMatcher<TemplateResourceDefinition>();
   private readonly listeners = new Set<ListChangeListener>();
-  private cache: Partial<{ tools: WireTool[]; prompts: WirePrompt[]; resources: WireResource[]; templates: WireResourceTemplate[] }> = {};
+  private cache: Partial<{ tools: WireTool[]; toolsWithoutTasks: WireTool[]; prompts: WirePrompt[]; resources: WireResource[]; templates: WireResourceTemplate[] }> = {};
   private hints: Partial<Record<HintedList, CacheHint | null>> = {};
   private listers?: boolean;
   private taskTools?: number;
@@ -104,8 +111,13 @@ export class Registry {
     return match && { definition: match.value, params: match.params };
   }
 
-  toolList(): readonly WireTool[] {
-    return (this.cache.tools ??= [...this.tools.values()].map((d) => d.descriptor));
+  /**
+   * The tools as listed; `tasks: false` for a revision that has no tasks (2025-03-26, 2025-06-18):
+   * without `execution`, which only a revision with tasks defines.
+   */
+  toolList(tasks = true): readonly WireTool[] {
+    if (tasks) return (this.cache.tools ??= [...this.tools.values()].map((d) => d.descriptor));
+    return (this.cache.toolsWithoutTasks ??= this.toolList().map(withoutExecution));
   }
 
   promptList(): readonly WirePrompt[] {
@@ -127,6 +139,16 @@ export class Registry {
   declaredScopes(): string[] {
     const all = [...this.tools.values(), ...this.prompts.values(), ...this.fixed.values(), ...this.templates.values()].flatMap((d) => d.scopes);
     return [...new Set(all)];
+  }
+
+  /**
+   * The scopes every served tool, prompt and resource declares alike (none when one declares none,
+   * or nothing is served), in the order first declared.
+   */
+  commonScopes(): string[] {
+    const all = [...this.tools.values(), ...this.prompts.values(), ...this.fixed.values(), ...this.templates.values()];
+    if (all.length === 0) return [];
+    return [...new Set(all[0].scopes)].filter((scope) => all.every((d) => d.scopes.includes(scope)));
   }
 
   /**
@@ -184,7 +206,10 @@ export class Registry {
       delete this.hints[list];
     }
     if (kind === 'resources') this.listers = undefined;
-    if (kind === 'tools') this.taskTools = undefined;
+    if (kind === 'tools') {
+      this.taskTools = undefined;
+      delete this.cache.toolsWithoutTasks;
+    }
     for (const listener of this.listeners) listener(kind);
     return true;
   }

@@ -72,6 +72,14 @@ export class Router {
     this.members.use(members);
   }
 
+  /**
+   * The scopes every operation needs: those of the server's `ScopeGuard`s (`server.use`), then
+   * those every tool, prompt and resource declares alike. What a 401 challenge asks for.
+   */
+  scopesEveryOperationNeeds(): string[] {
+    return [...new Set([...this.members.scopes(), ...this.options.registry.commonScopes()])];
+  }
+
   /** The resource URI a request names in `params[key]`, within `maxUriLength`; invalid params otherwise. */
   resourceUri(params: JsonObject, key = 'uri'): string {
     return requireUri(params, key, this.options.maxUriLength);

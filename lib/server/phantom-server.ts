@@ -192,7 +192,8 @@ export class PhantomServer {
    */
   httpHandler(options: HttpOptions = {}): StreamableHttpHandler {
     const defaults = { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...(this.options.store ? { eventStore: this.sharedEvents() } : {}) };
-    return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { ...defaults, ...options }, () => this.declaredScopes()));
+    const scopes = { declared: () => this.declaredScopes(), needed: () => this.router.scopesEveryOperationNeeds() };
+    return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { ...defaults, ...options }, scopes));
   }
 
   /**

@@ -320,5 +320,10 @@ describe('oauthResourceServer', () => {
         .and.contains('algorithm "HS256" is refused')
         .and.contains('"has space" is not a scope');
     });
+
+    it('refuses a challengeScopes entry that is not a scope: it would go into a header', () => {
+      expect(() => oauthResourceServer({ issuer: 'https://auth.example.com', audience: 'https://api.example.com/mcp', challengeScopes: ['ok', 'quo"te'] }))
+        .to.throw(PhantomError, 'challengeScopes: "quo\\"te" is not a scope');
+    });
   });
 });

@@ -2,14 +2,17 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { extractWWWAuthenticateParams, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { newClient } from './support/sdk-clients';
 import {
-  Context, oauthResourceServer, PhantomError, PhantomServer, scopesVisibility, SILENT_DIAGNOSTICS, Tool,
-  type OAuthResourceServer, type Visibility,
+  Context, oauthResourceServer, PhantomError, PhantomServer, Prompt, ScopeGuard, scopesVisibility, SILENT_DIAGNOSTICS, Tool,
+  type OAuthResourceServer, type OAuthResourceServerOptions, type Visibility,
 } from '../../lib';
 import { AS_CLIENTS, AuthorizationServerFixture } from '../support/authorization-server.fixture';
 import { bearer, claims, connectWithClientCredentials, freePort } from './support/oauth-http';
 import { connect } from 'phantom-mcp/testing';
-import { call, meta } from './support/stateless-client';
+import { call, meta, VERSION } from './support/stateless-client';
 import { INITIALIZE, openSession, post, send } from './support/raw-http';
 
 class Notes {
@@ -27,6 +30,40 @@ class Notes {
   notes_purge() {
     return 'purged';
   }
+}
+
+/** Every tool and prompt needs `notes:read`; one needs `notes:write` besides. */
+class Ledger {
+  @Tool({ description: 'The balance', scopes: ['notes:read'] })
+  balance() {
+    return 42;
+  }
+
+  @Tool({ description: 'Book an entry', scopes: ['notes:write', 'notes:read'] })
+  book() {
+    return 'booked';
+  }
+
+  @Prompt({ description: 'Summarise the ledger', scopes: ['notes:read'] })
+  summary() {
+    return 'Summarise the ledger';
+  }
+}
+
+/**
+ * A pre-registered authorization-code client of the official SDK that stops where a browser would
+ * take over: it keeps the authorization URL the SDK built (with the scope it chose) instead.
+ */
+class BrowserlessProvider implements OAuthClientProvider {
+  authorizationUrl?: URL;
+  readonly redirectUrl = 'http://127.0.0.1/callback';
+  readonly clientMetadata = { redirect_uris: ['http://127.0.0.1/callback'], client_name: 'spec' };
+  clientInformation() { return { client_id: 'spec-browser-client' }; }
+  tokens() { return undefined; }
+  saveTokens() { /* no token is ever issued here */ }
+  redirectToAuthorization(url: URL) { this.authorizationUrl = url; }
+  saveCodeVerifier() { /* kept by nobody: the flow stops at the redirect */ }
+  codeVerifier() { return 'unused'; }
 }
 
 /** notes_purge is hidden from tokens without its scope; the other scoped tools are listed to all (a step-up). */
@@ -290,6 +327,109 @@ describe('PhantomServer#listen', () => {
       const reply = await post(url, INITIALIZE, bearer(await as.token({ resource: url, scope: 'notes:read' })));
       expect(reply.status).to.equal(403);
       expect(reply.headers.get('www-authenticate')).to.match(/^Bearer resource_metadata="[^"]+", error="insufficient_scope", scope="notes:admin"$/);
+    });
+  });
+
+  context('with auth on a server whose every operation needs scopes', () => {
+    let as: AuthorizationServerFixture;
+    let server: PhantomServer;
+    let port: number;
+
+    before(async () => { as = await AuthorizationServerFixture.start(); });
+    after(async () => { await as.close(); });
+    afterEach(async () => { await server.close(); });
+
+    /** Serves Ledger behind `auth` with `options` (default: `requiredScopes: ['notes:admin']`), and `guards` on every operation. */
+    async function serve(options: Partial<OAuthResourceServerOptions> = {}, ...guards: ScopeGuard[]): Promise<string> {
+      port = await freePort();
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const auth = oauthResourceServer({ issuer: as.issuer, audience: url, requiredScopes: ['notes:admin'], diagnostics: SILENT_DIAGNOSTICS, ...options });
+      server = new PhantomServer({ name: 'ledger', version: '1.0.0', providers: [Ledger], diagnostics: SILENT_DIAGNOSTICS });
+      if (guards.length > 0) server.use(...guards);
+      await server.listen({ port, auth });
+      return url;
+    }
+
+    const challenge = (scope?: string, error = '') => `Bearer resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"${error}${scope === undefined ? '' : `, scope="${scope}"`}`;
+
+    describe('a request without a token', () => {
+      it('in the session era: 401 naming requiredScopes and the scopes every tool and prompt declares', async () => {
+        const reply = await post(await serve(), INITIALIZE);
+        expect(reply.status).to.equal(401);
+        expect(reply.headers.get('www-authenticate')).to.equal(challenge('notes:admin notes:read'));
+      });
+
+      it('names the scopes of a ScopeGuard the server uses for every operation', async () => {
+        const reply = await post(await serve({ requiredScopes: [] }, new ScopeGuard('notes:write')), INITIALIZE);
+        expect(reply.headers.get('www-authenticate')).to.equal(challenge('notes:write notes:read'));
+      });
+
+      it('in the stateless era: the same 401', async () => {
+        const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta(), name: 'balance', arguments: {} } };
+        const reply = await post(await serve(), body, { 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'balance' });
+        expect(reply.status).to.equal(401);
+        expect(reply.headers.get('www-authenticate')).to.equal(challenge('notes:admin notes:read'));
+      });
+
+      it('through fetchHandler: the same 401', async () => {
+        const url = await serve();
+        const handler = server.fetchHandler({ auth: oauthResourceServer({ issuer: as.issuer, audience: url, requiredScopes: ['notes:admin'], diagnostics: SILENT_DIAGNOSTICS }) });
+        const reply = await handler(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(INITIALIZE) }));
+        expect(reply.status).to.equal(401);
+        expect(reply.headers.get('www-authenticate')).to.equal(challenge('notes:admin notes:read'));
+      });
+
+      it('is read by the official SDK as the scope to ask for', async () => {
+        const reply = await fetch(await serve(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(INITIALIZE) });
+        expect(extractWWWAuthenticateParams(reply).scope).to.equal('notes:admin notes:read');
+      });
+
+      it('sends the official client (authorization code) to the authorization server asking for those scopes only', async () => {
+        const provider = new BrowserlessProvider();
+        const client = newClient();
+        const error = await client.connect(new StreamableHTTPClientTransport(new URL(await serve()), { authProvider: provider })).catch((e: unknown) => e);
+        await client.close();
+        expect(error).to.be.instanceOf(UnauthorizedError);
+        expect(provider.authorizationUrl?.origin).to.equal(new URL(as.issuer).origin);
+        expect(provider.authorizationUrl?.searchParams.get('scope')).to.equal('notes:admin notes:read');
+      });
+
+      context('when challengeScopes is set', () => {
+        it('names those instead', async () => {
+          const reply = await post(await serve({ challengeScopes: ['notes:read', 'notes:write'] }), INITIALIZE);
+          expect(reply.headers.get('www-authenticate')).to.equal(challenge('notes:read notes:write'));
+        });
+
+        it('names none when it is empty', async () => {
+          const reply = await post(await serve({ challengeScopes: [] }), INITIALIZE);
+          expect(reply.headers.get('www-authenticate')).to.equal(challenge());
+        });
+      });
+    });
+
+    describe('a request with a refused token', () => {
+      it('is answered 401 invalid_token naming the same scopes', async () => {
+        const url = await serve();
+        const reply = await post(url, INITIALIZE, bearer(await as.sign(claims(as, url, { iss: 'http://127.0.0.1:9' }))));
+        expect(reply.status).to.equal(401);
+        expect(reply.headers.get('www-authenticate')).to.equal(
+          challenge('notes:admin notes:read', ', error="invalid_token", error_description="The access token was not issued by the expected authorization server"'),
+        );
+      });
+    });
+
+    describe('a token with the scopes the 401 named', () => {
+      it('lists the tools and calls the one that needs no more', async () => {
+        const url = await serve();
+        const scope = extractWWWAuthenticateParams(await fetch(url, { method: 'POST', body: '{}' })).scope!;
+        const headers = bearer(await as.token({ resource: url, scope }));
+        const session = await openSession(url, headers);
+        const listed = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...headers, 'mcp-session-id': session });
+        const called = await post(url, TOOLS_CALL('balance', 3), { ...headers, 'mcp-session-id': session });
+        expect(listed.json.result.tools.map((tool: { name: string }) => tool.name)).to.have.members(['balance', 'book']);
+        expect(called.json.result.structuredContent ?? called.json.result.content).to.exist;
+        expect(called.json.result.isError).to.not.equal(true);
+      });
     });
   });
 

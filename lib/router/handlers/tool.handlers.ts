@@ -1,6 +1,7 @@
 import type { Context } from '../../context/context';
 import type { Diagnostics } from '../../core/diagnostics';
 import { Method } from '../../core/methods';
+import { knowsTasks } from '../../core/revisions';
 import type { CallToolResult, JsonObject } from '../../core/wire.types';
 import type { ToolDefinition } from '../../definitions/definitions';
 import { invalidOutput } from '../../results/tool-failure';
@@ -17,7 +18,7 @@ export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
   const { registry, diagnostics, visible, pipelines } = deps;
   const compile = (tool: ToolDefinition) => toolSteps(tool, diagnostics);
   return [
-    pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: () => registry.toolList(), itemOf: (t) => ({ kind: 'tool', name: t.name, ...itemScopes(registry.tool(t.name)) }) }),
+    pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: (ctx) => registry.toolList(knowsTasks(ctx.protocolVersion)), itemOf: (t) => ({ kind: 'tool', name: t.name, ...itemScopes(registry.tool(t.name)) }) }),
     // Not async: the pipeline's promise is the call's (a throw here reaches the router's catch all the same).
     [Method.ToolsCall, (params, ctx) => {
       const name = requireString(params, 'name');

@@ -1,6 +1,7 @@
 import { PhantomError } from '../../core/errors';
 import type { Constructor } from '../../metadata/metadata-store';
 import { describeMemberRef, isGuardRef, isInterceptorRef, type PipelineMemberRef, type PipelineMembersRecord } from '../../metadata/pipeline-options';
+import { ScopeGuard } from './built-ins/scope.guard';
 import type { CanActivate } from './guard';
 import type { Interceptor } from './interceptor';
 
@@ -35,6 +36,11 @@ export class PipelineMembers {
       if (isInterceptorRef(member)) this.interceptors.push(member as PipelineMemberRef<Interceptor>);
     }
     for (const listener of this.listeners) listener();
+  }
+
+  /** The scopes of the server's `ScopeGuard`s: every operation needs them. */
+  scopes(): string[] {
+    return this.guards.flatMap((guard) => (guard instanceof ScopeGuard ? guard.scopes : []));
   }
 
   /** Called after each `use`, so compiled pipelines are rebuilt with the new members. */

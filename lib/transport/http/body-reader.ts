@@ -13,7 +13,14 @@ export interface BodyLimits {
   readonly maxBytes: number;
   /** How long the rest of a body may take to arrive once reading starts. */
   readonly timeoutMs: number;
+  /**
+   * Past `maxBytes`, how many more bytes are read and dropped so that the refusal goes out once the
+   * client has sent its body, on a connection that then closes cleanly (default 0: at once).
+   */
+  readonly discardBytes?: number;
 }
+
+const TOO_LARGE: BodyOutcome = Object.freeze({ ok: false, reason: 'too_large' });
 
 /**
  * A request whose body is still on a node stream (an `IncomingMessage`), perhaps next to what a
@@ -61,11 +68,14 @@ export function declaredTooLarge(req: HttpRequestLike, maxBytes: number): boolea
 export function readBody(req: BodyRequest, supplied: unknown, limits: BodyLimits): BodyOutcome | Promise<BodyOutcome> {
   if (isBody(supplied)) return textOf(supplied, limits.maxBytes);
   if (isSelfReading(req)) return req.readText(limits);
+  const unread = !req.readableEnded && !req.readableDidRead;
   if (declaredTooLarge(req, limits.maxBytes)) {
+    // Within the discard bound the body is drained first, and refused once it is in (see `readStream`).
+    if (unread && !req.destroyed && !declaredTooLarge(req, limits.maxBytes + (limits.discardBytes ?? 0))) return readStream(req, limits, true);
     req.resume();
-    return { ok: false, reason: 'too_large' };
+    return TOO_LARGE;
   }
-  if (!req.readableEnded && !req.readableDidRead) return req.destroyed ? { ok: false, reason: 'aborted' } : readStream(req, limits);
+  if (unread) return req.destroyed ? { ok: false, reason: 'aborted' } : readStream(req, limits);
   const parsed = req.body;
   if (isBody(parsed)) return textOf(parsed, limits.maxBytes);
   return { ok: false, reason: req.complete ? 'consumed' : 'aborted' };
@@ -115,11 +125,18 @@ function stringified(value: unknown): string | undefined {
   }
 }
 
-/** Reads the stream up to `maxBytes`; past it, stops keeping bytes and reports `too_large`. */
-function readStream(req: StreamBodyRequest, { maxBytes, timeoutMs }: BodyLimits): Promise<BodyOutcome> {
+/**
+ * Reads the stream up to `maxBytes`. Past it (or from the start when `tooLarge`), no byte is kept:
+ * the rest is read and dropped up to `discardBytes` more, and `too_large` reported once the body
+ * has ended, so the 413 (which closes the connection) does not race the client's upload: a socket
+ * closed with bytes still coming is reset, and the client may lose the answer. Past the discard
+ * bound, or at the deadline, it is reported at once.
+ */
+function readStream(req: StreamBodyRequest, { maxBytes, timeoutMs, discardBytes = 0 }: BodyLimits, tooLarge = false): Promise<BodyOutcome> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = tooLarge;
     let settled = false;
     let deadline: NodeJS.Timeout | undefined;
     const settle = (outcome: BodyOutcome) => {
@@ -140,14 +157,18 @@ function readStream(req: StreamBodyRequest, { maxBytes, timeoutMs }: BodyLimits)
     // handler runs as soon as the headers are parsed, before the body in the same packet is, so
     // the deadline is set a tick later, only for a body still on its way (most come whole).
     process.nextTick(() => {
-      if (!settled && !req.complete) deadline = setTimeout(() => stop({ ok: false, reason: 'timeout' }), timeoutMs);
+      if (!settled && !req.complete) deadline = setTimeout(() => stop(over ? TOO_LARGE : { ok: false, reason: 'timeout' }), timeoutMs);
     });
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) return stop({ ok: false, reason: 'too_large' });
-      chunks.push(chunk);
+      if (!over && size <= maxBytes) return void chunks.push(chunk);
+      if (!over) {
+        over = true;
+        chunks.length = 0;
+      }
+      if (size > maxBytes + discardBytes) stop(TOO_LARGE);
     });
-    req.on('end', () => settle({ ok: true, text: textOfChunks(chunks) }));
+    req.on('end', () => settle(over ? TOO_LARGE : { ok: true, text: textOfChunks(chunks) }));
     req.on('error', () => settle({ ok: false, reason: 'aborted' }));
     req.on('close', () => settle({ ok: false, reason: 'aborted' }));
   });

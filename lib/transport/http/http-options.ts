@@ -5,6 +5,7 @@ import type { EventStore } from '../../protocol/seams/event-store';
 /** The documented defaults of the limits below. */
 export const HTTP_DEFAULTS = Object.freeze({
   maxBodyBytes: 4 * 1024 * 1024,
+  maxDiscardBytes: 8 * 1024 * 1024,
   bodyTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   retryMs: 1000,
@@ -40,6 +41,15 @@ export interface HttpOptions {
   readonly allowedOrigins?: readonly string[];
   /** Largest request body, in bytes (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
+  /**
+   * How much of a body past `maxBodyBytes` is read and dropped before the 413 goes out, in bytes
+   * (default 8 MiB). The 413 closes the connection: closed while the client is still sending,
+   * it is reset, and a client (Node's fetch among them) may see `ECONNRESET` instead of the 413.
+   * So the rest is drained first (within `bodyTimeoutMs`); a body that declares or sends more
+   * than `maxBodyBytes + maxDiscardBytes` is answered at once. `0`: always at once. Bodies read
+   * from a Node request (`listen()`, `httpHandler()`); a `fetchHandler()` host owns its connection.
+   */
+  readonly maxDiscardBytes?: number;
   /**
    * How long a POST body may take to arrive once the handler starts reading it, in ms (default
    * 30 s); a slower one gets 408 and its connection is closed. A body a host framework's parser

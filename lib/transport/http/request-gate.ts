@@ -54,13 +54,20 @@ export class RequestGate<V> {
   /** The OAuth resource server builds its principals from parsed JSON: plain data by construction, not checked again per request. */
   private readonly principalsArePlain: boolean;
 
-  constructor(private readonly verbs: ReadonlyMap<string, V>, private readonly options: GuardOptions, private readonly diagnostics: Diagnostics) {
+  /** `scopesNeeded`: what every operation needs, named in the 401 challenges of `auth` (see `OAuthResourceServer#authenticate`). */
+  constructor(
+    private readonly verbs: ReadonlyMap<string, V>,
+    private readonly options: GuardOptions,
+    private readonly diagnostics: Diagnostics,
+    scopesNeeded: () => readonly string[] = () => [],
+  ) {
     this.allowMethods = [...verbs.keys(), 'OPTIONS'].join(', ');
     this.allowHeaders = [...BASE_ALLOW_HEADERS, ...(options.corsAllowHeaders ?? [])].join(', ');
     if (options.auth && options.authenticate) {
       throw new PhantomError('http_auth_conflict', 'HTTP options: set either auth (an OAuth resource server) or authenticate (a hook of your own), not both');
     }
-    this.hook = options.auth ? options.auth.authenticate : options.authenticate;
+    const { auth } = options;
+    this.hook = auth ? (request) => auth.authenticate(request, scopesNeeded) : options.authenticate;
     this.principalsArePlain = options.auth !== undefined;
   }
 

@@ -31,6 +31,16 @@ type Verb = (req: BodyRequest, res: HttpResponseLike, context: RequestContext<Ve
 /** The `WWW-Authenticate` of a call refused for want of `scopes`. */
 type ScopeChallenge = (scopes: readonly string[]) => string;
 
+/** The OAuth scopes of what a server serves, as they are now (tools come and go). @internal */
+export interface ServedScopes {
+  /** Every scope the decorators declare: the metadata's `scopes_supported`. */
+  declared(): readonly string[];
+  /** The scopes every operation needs: what a 401 challenge names. */
+  needed(): readonly string[];
+}
+
+const NO_SCOPES: ServedScopes = Object.freeze({ declared: () => [], needed: () => [] });
+
 /**
  * Streamable HTTP (MCP 2025-03-26 and later, session era) as a plain `(req, res)` handler: mount
  * it in `node:http`, Express, Fastify or Nest. One handler serves many sessions. Behind a body
@@ -60,17 +70,18 @@ export class StreamableHttpHandler implements PostHost {
   private closing?: Promise<void>;
 
   /**
-   * `declaredScopes`: the scopes the decorators declare now, listed in the protected-resource metadata.
-   * Users get a handler from `server.httpHandler(options)`.
+   * `scopes`: those the decorators declare now, listed in the protected-resource metadata, and
+   * those every operation needs, named in a 401 challenge. Users get a handler from
+   * `server.httpHandler(options)`.
    * @internal
    */
-  constructor(private readonly core: Dispatcher, options: HttpOptions = {}, declaredScopes: () => readonly string[] = () => []) {
+  constructor(private readonly core: Dispatcher, options: HttpOptions = {}, scopes: ServedScopes = NO_SCOPES) {
     this.sseUnread = {
       maxBytes: options.maxSseBufferBytes ?? HTTP_DEFAULTS.maxSseBufferBytes,
       stallMs: options.sseStallTimeoutMs ?? HTTP_DEFAULTS.sseStallTimeoutMs,
     };
     const { auth } = options;
-    this.metadata = auth && new ProtectedResourceEndpoint(auth, declaredScopes);
+    this.metadata = auth && new ProtectedResourceEndpoint(auth, () => scopes.declared());
     // Without `auth` there is no metadata to point to, and the scheme is the hook's: the bare
     // RFC 6750 challenge still names the scopes to ask for.
     this.scopeChallenge = auth ? (scopes) => auth.challenges.insufficientScope(scopes) : (scopes) => bearerChallenge({ error: 'insufficient_scope', scopes });
@@ -81,7 +92,11 @@ export class StreamableHttpHandler implements PostHost {
       finishedStreamGraceMs: options.finishedStreamGraceMs ?? HTTP_DEFAULTS.finishedStreamGraceMs,
       undeliveredStreamTtlMs: options.undeliveredStreamTtlMs ?? HTTP_DEFAULTS.undeliveredStreamTtlMs,
     });
-    this.bodyLimits = { maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs };
+    this.bodyLimits = {
+      maxBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
+      timeoutMs: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
+      discardBytes: options.maxDiscardBytes ?? HTTP_DEFAULTS.maxDiscardBytes,
+    };
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const endpoint = new SessionEndpoint({
       lifecycle: core,
@@ -95,7 +110,7 @@ export class StreamableHttpHandler implements PostHost {
       ['POST', (req, res, context, parsedBody) => this.post(req, res, context, parsedBody)],
       ['DELETE', (req, res, context) => endpoint.delete(req, res, context)],
     ]);
-    this.gate = new RequestGate(verbs, options, core.diagnostics);
+    this.gate = new RequestGate(verbs, options, core.diagnostics, () => scopes.needed());
     this.storeWarnings = new WarningThrottle(core.diagnostics);
     core.onSessionEnded((id) => this.streams.dropSession(id));
   }

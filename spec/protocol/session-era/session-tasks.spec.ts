@@ -364,38 +364,61 @@ describe('tasks of 2025-11-25 (official SDK client)', () => {
     });
   });
 
-  describe('a session of 2025-06-18', () => {
-    const v0618 = { 'mcp-protocol-version': '2025-06-18' };
+  for (const version of ['2025-03-26', '2025-06-18']) {
+    describe(`a session of ${version}`, () => {
+      const versionHeader = { 'mcp-protocol-version': version };
 
-    async function open0618(url: string): Promise<{ session: string; capabilities: object }> {
-      const init = await post(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-      const session = init.headers.get('mcp-session-id')!;
-      await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': session, ...v0618 });
-      return { session, capabilities: init.json.result.capabilities };
-    }
+      async function openOld(url: string): Promise<{ session: string; capabilities: object }> {
+        const init = await post(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+        expect(init.json.result.protocolVersion).to.equal(version);
+        const session = init.headers.get('mcp-session-id')!;
+        await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': session, ...versionHeader });
+        return { session, capabilities: init.json.result.capabilities };
+      }
 
-    it('gets no tasks capability', async () => {
-      const { capabilities } = await open0618(await serve());
-      expect(capabilities).to.have.property('tools');
-      expect(capabilities).not.to.have.property('tasks');
+      it('gets no tasks capability', async () => {
+        const { capabilities } = await openOld(await serve());
+        expect(capabilities).to.have.property('tools');
+        expect(capabilities).not.to.have.property('tasks');
+      });
+
+      describe('tools/list', () => {
+        it('shows no tool\'s execution (the revision defines none)', async () => {
+          const url = await serve();
+          const { session } = await openOld(url);
+          const listed = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': session, ...versionHeader });
+          const tools = listed.json.result.tools as { name: string; execution?: unknown }[];
+          expect(tools.map((tool) => tool.name)).to.include.members(['slow', 'quick', 'plain']);
+          expect(tools.filter((tool) => 'execution' in tool).map((tool) => tool.name)).to.deep.equal([]);
+        });
+
+        it('leaves the execution of a 2025-11-25 session\'s listing as it is', async () => {
+          const url = await serve();
+          const { session } = await openOld(url);
+          await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': session, ...versionHeader });
+          const client = await connect(url);
+          const { tools } = await client.listTools();
+          expect(tools.find((tool) => tool.name === 'quick')?.execution).to.deep.equal({ taskSupport: 'required' });
+        });
+      });
+
+      it('has params.task ignored: the call is answered as an ordinary one, a required tool too', async () => {
+        const url = await serve();
+        const { session } = await openOld(url);
+        const called = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'quick', arguments: {}, task: { ttl: 1000 } } }, { 'mcp-session-id': session, ...versionHeader });
+        expect(called.json.result).to.deep.equal({ content: [{ type: 'text', text: 'quick' }] });
+        const plain = await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'plain', arguments: {}, task: {} } }, { 'mcp-session-id': session, ...versionHeader });
+        expect(plain.json.result).to.deep.equal({ content: [{ type: 'text', text: 'plain' }] });
+      });
+
+      it('answers tasks/get with -32601', async () => {
+        const url = await serve();
+        const { session } = await openOld(url);
+        const got = await post(url, { jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId: 'x' } }, { 'mcp-session-id': session, ...versionHeader });
+        expect(got.json.error.code).to.equal(-32601);
+      });
     });
-
-    it('has params.task ignored: the call is answered as an ordinary one, a required tool too', async () => {
-      const url = await serve();
-      const { session } = await open0618(url);
-      const called = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'quick', arguments: {}, task: { ttl: 1000 } } }, { 'mcp-session-id': session, ...v0618 });
-      expect(called.json.result).to.deep.equal({ content: [{ type: 'text', text: 'quick' }] });
-      const plain = await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'plain', arguments: {}, task: {} } }, { 'mcp-session-id': session, ...v0618 });
-      expect(plain.json.result).to.deep.equal({ content: [{ type: 'text', text: 'plain' }] });
-    });
-
-    it('answers tasks/get with -32601', async () => {
-      const url = await serve();
-      const { session } = await open0618(url);
-      const got = await post(url, { jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId: 'x' } }, { 'mcp-session-id': session, ...v0618 });
-      expect(got.json.error.code).to.equal(-32601);
-    });
-  });
+  }
 
   describe('over an in-memory connection', () => {
     it('runs a task to its result', async () => {
