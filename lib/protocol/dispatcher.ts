@@ -4,6 +4,7 @@ import { StoreUnavailableError } from '../core/errors';
 import { classify, failure, success, type Classified, type JsonRpcRequest } from '../core/jsonrpc';
 import { Method, Notification } from '../core/methods';
 import type { Arrival } from './arrival';
+import type { HeapGuard } from './heap-guard';
 import { ACCEPTED, answer, closing, NOTHING, refused, servedAnswer, type DispatchOutcome } from './dispatch-outcome';
 import { detectEra } from './era';
 import { NO_EXCHANGE, type StandaloneHold, type StandaloneSink } from './exchange';
@@ -61,6 +62,8 @@ export interface DispatcherDeps {
   readonly diagnostics: Diagnostics;
   /** How deeply a message may nest (`maxJsonDepth`). */
   readonly maxJsonDepth: number;
+  /** Refuses new requests while the heap is nearly full (`maxHeapUsedRatio`). */
+  readonly heap: HeapGuard;
 }
 
 /**
@@ -76,9 +79,10 @@ export class Dispatcher {
   private readonly store: SessionStore;
   private readonly running: RunningRequests;
   private readonly maxJsonDepth: number;
+  private readonly heap: HeapGuard;
 
   constructor(deps: DispatcherDeps) {
-    ({ engine: this.engine, stateless: this.stateless, store: this.store, running: this.running, diagnostics: this.diagnostics, maxJsonDepth: this.maxJsonDepth } = deps);
+    ({ engine: this.engine, stateless: this.stateless, store: this.store, running: this.running, diagnostics: this.diagnostics, maxJsonDepth: this.maxJsonDepth, heap: this.heap } = deps);
   }
 
   /** One parsed JSON value (a message, or a batch) and what its transport knows about it. */
@@ -86,6 +90,11 @@ export class Dispatcher {
     if (Array.isArray(value)) return this.batch(value, arrival);
     const incoming = classify(value, this.maxJsonDepth);
     if (incoming.kind === 'invalid') return Promise.resolve(refused('invalid-request', incoming.id, incoming.error));
+    // New work only: a response or a notification (a cancellation) may be what frees memory.
+    if (incoming.kind === 'request') {
+      const overloaded = this.heap.refusal();
+      if (overloaded) return Promise.resolve(refused('overloaded', incoming.message.id, overloaded));
+    }
     const { binding } = arrival;
     const era = detectEra({
       message: incoming,
@@ -222,8 +231,11 @@ export class Dispatcher {
     if (!allowsBatches(state.protocolVersion)) return refused('invalid-request', null, batchRefusal(state.protocolVersion));
     if (values.length === 0) return refused('invalid-request', null, EMPTY_BATCH);
     const items = classifyBatch(values, this.maxJsonDepth);
-    const way = items.some((item) => item.kind === 'request') ? arrival.open('batch', state.id, null) : undefined;
-    if (!way && items.some((item) => item.kind === 'request')) return closing(null);
+    const requests = items.some((item) => item.kind === 'request');
+    const overloaded = requests ? this.heap.refusal() : undefined;
+    if (overloaded) return refused('overloaded', null, overloaded);
+    const way = requests ? arrival.open('batch', state.id, null) : undefined;
+    if (!way && requests) return closing(null);
     const batch = await admitBatch(this.engine, state, items, way?.exchange ?? NO_EXCHANGE, this.diagnostics, arrival.principal);
     way?.admitted?.(batch);
     const responses = await batch.answers;

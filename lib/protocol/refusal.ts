@@ -38,6 +38,8 @@ export type RefusalKind =
   | 'server-closing'
   /** What the server shares with its replicas (Redis) cannot be reached now; retrying later may succeed. */
   | 'store-unavailable'
+  /** The process's heap is nearly full (`maxHeapUsedRatio`): no new request is taken for now. */
+  | 'overloaded'
   /** Something failed on our side before the message could be answered. */
   | 'internal-error';
 

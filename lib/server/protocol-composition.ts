@@ -1,6 +1,7 @@
 import type { Diagnostics } from '../core/diagnostics';
 import type { SigningKey } from '../core/signing-key';
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/jsonrpc';
+import { DEFAULT_MAX_HEAP_USED_RATIO, HeapGuard } from '../protocol/heap-guard';
 import type { Registry } from '../router/registry';
 import type { Router } from '../router/router';
 import { itemScopes, type Visibility } from '../router/visibility';
@@ -97,7 +98,8 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     // Lists differ by caller once a visibility rule is set: they can only be private then.
     cache: { ...DEFAULT_CACHE, listsArePrivate: visible !== undefined, ...options.cacheDefaults },
   });
-  const dispatcher = new Dispatcher({ engine, stateless, store, running, diagnostics, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH });
+  const heap = new HeapGuard(options.maxHeapUsedRatio ?? DEFAULT_MAX_HEAP_USED_RATIO);
+  const dispatcher = new Dispatcher({ engine, stateless, store, running, diagnostics, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, heap });
   return {
     dispatcher,
     engine,

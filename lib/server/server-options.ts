@@ -108,6 +108,12 @@ export interface PhantomServerOptions {
    */
   readonly maxJsonDepth?: number;
   /**
+   * The share of V8's heap limit past which new requests are refused (default 0.9; `1`: never):
+   * -32010, with HTTP 503 and `Retry-After`, while responses and notifications still get in. A
+   * burst of large messages then costs its clients a retry instead of aborting the process.
+   */
+  readonly maxHeapUsedRatio?: number;
+  /**
    * Sessions open at once (default 10,000; each holds about 1 KB). `initialize` beyond it is
    * refused with -32005 (`ErrorCode.TooManySessions`; HTTP 503) until one ends or expires.
    */

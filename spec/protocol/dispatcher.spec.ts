@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { HeapGuard } from '../../lib/protocol/heap-guard';
 import { expect } from 'chai';
 import { ErrorCode, type JsonObject } from '../../lib';
 import type { JsonRpcRequest } from '../../lib/core/jsonrpc';
@@ -27,7 +28,7 @@ function dispatcher(hidden: readonly string[] = []) {
     tasks: at.tasks,
     toolTaskSupport: () => 'forbidden', toolVisible: () => true,
   }, { cache: DEFAULT_CACHE });
-  return { store, ...at, dispatcher: new Dispatcher({ engine: at.engine, stateless, store, running: at.running, diagnostics: SILENT_DIAGNOSTICS, maxJsonDepth: 100 }) };
+  return { store, ...at, dispatcher: new Dispatcher({ engine: at.engine, stateless, store, running: at.running, diagnostics: SILENT_DIAGNOSTICS, maxJsonDepth: 100, heap: new HeapGuard(1) }) };
 }
 
 function statelessCall(id: number, name: string): JsonRpcRequest {

@@ -22,6 +22,7 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalKind, number>> = Object.free
   'too-many-streams': 503,
   'server-closing': 503,
   'store-unavailable': 503,
+  'overloaded': 503,
   'internal-error': 500,
 });
 
@@ -39,6 +40,6 @@ export const STORE_RETRY_AFTER_SEC = 1;
  */
 export function refusalHeaders(refusal: RefusalKind | undefined, headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   if (refusal === 'server-closing') return { ...headers, connection: 'close' };
-  if (refusal === 'store-unavailable') return { ...headers, 'retry-after': String(STORE_RETRY_AFTER_SEC) };
+  if (refusal === 'store-unavailable' || refusal === 'overloaded') return { ...headers, 'retry-after': String(STORE_RETRY_AFTER_SEC) };
   return headers;
 }
