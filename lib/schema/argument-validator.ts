@@ -61,7 +61,7 @@ async function fullyValidated<T>(cls: Constructor<T>, plain: Record<string, unkn
   try {
     const instance = plainToInstance(cls, plain) as T;
     applyFieldDefaults(instance, new Set());
-    const errors = await validate(instance as object, { forbidUnknownValues: false, validationError: { target: false, value: true } });
+    const errors = await validate(instance as object, { forbidUnknownValues: false, validationError: { target: true, value: true } });
     const failed = new Set(errors.map((e) => e.property));
     const record = instance as Record<string, unknown>;
     const issues = [...formatValidationErrors(errors), ...missingRequired(schema, record, failed), ...unlistedChoices(cls, record, failed)];
