@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { IsEnum, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsEnum, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { PhantomServer, Prompt, SILENT_DIAGNOSTICS, Tool, userText } from '../../lib';
 import { connect } from 'phantom-mcp/testing';
 
@@ -18,8 +19,17 @@ class ReplyArgs extends ToneArgs {
   @IsOptional() @IsEnum(Level) level?: Level;
   @IsOptional() @IsEnum({ '1st': 'gold', '2nd': 'silver' }) rank?: string;
   @IsOptional() @IsEnum(['red', 'blue'], { each: true }) colours?: string[];
+  @IsOptional() @IsEnum(Level, { each: true }) levels?: Level[];
   @IsOptional() @IsIn(['short', 'long']) size?: string;
   @IsOptional() @IsEnum(['x', 'y'], { message: 'pick x or y' }) axis?: string;
+}
+
+class LevelArgs {
+  @IsOptional() @IsEnum(Level) level?: Level;
+}
+
+class NestArgs {
+  @ValidateNested() @Type(() => LevelArgs) inner!: LevelArgs;
 }
 
 class SearchArgs {
@@ -33,6 +43,9 @@ class Writer {
 
   @Prompt({ description: 'Asks for a reply' })
   ask(args: ToneArgs) { return userText(`reply ${args.tone}`); }
+
+  @Tool({ description: 'Takes a nested level' })
+  nest(args: NestArgs) { return `level ${args.inner.level}`; }
 
   @Tool({ description: 'Searches' })
   search(args: SearchArgs) { return `found ${args.limit}`; }
@@ -79,6 +92,14 @@ describe('PhantomServer', () => {
           '- level: must be one of the following values: 0, 1',
           '- rank: must be one of the following values: gold, silver',
         ]);
+      });
+
+      it('refuses the name of a numeric enum\'s member, which the schema does not list', async () => {
+        expect(await toolIssues('reply', { tone: 'formal', level: 'High', levels: [0, 'Low'] })).to.deep.equal([
+          '- level: must be one of the following values: 0, 1',
+          '- levels: each value must be one of the following values: 0, 1',
+        ]);
+        expect(await toolIssues('nest', { inner: { level: 'Low' } })).to.deep.equal(['- inner.level: must be one of the following values: 0, 1']);
       });
 
       it('names them for each element of a list', async () => {
