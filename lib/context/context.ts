@@ -11,6 +11,7 @@ import { validateFormContent } from '../schema/form-content.validator';
 import { formFromClass } from '../schema/form-schema.compiler';
 import { Cancellation } from '../core/cancellation';
 import { isAuthInfo, type AuthInfo } from '../core/auth-info';
+import { abortableSleep } from './abortable-sleep';
 import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
 import type { ContextKey } from './context-key';
 import type { ElicitResult } from './elicit-result';
@@ -211,6 +212,24 @@ export class Context {
     const source = this.cancellation;
     if (source instanceof Cancellation) return source.signal;
     return source ?? NEVER_ABORTED;
+  }
+
+  /**
+   * Waits `ms` milliseconds, or until the call is cancelled (`ctx.signal` aborts): then it rejects
+   * with the signal's reason when that is an `Error` (a `ServerClosingError`...), else with a
+   * `PhantomError` coded `cancelled` (`cause`: the reason, such as the client's text). Its timer
+   * and its listener on the signal are removed either way, so it can be called in a loop. `ms`
+   * must be from 0 to 2^31 - 1 (`sleep_invalid` otherwise). In a task, it follows the task's
+   * cancellation (`tasks/cancel`).
+   *
+   * @example
+   * for (const step of steps) {
+   *   await ctx.sleep(1000);                 // rejects, and so ends the call, once cancelled
+   *   await ctx.progress(step.done, steps.length);
+   * }
+   */
+  sleep(ms: number): Promise<void> {
+    return abortableSleep(ms, this.signal);
   }
 
   /** Sends `notifications/message` at each level, filtered by the level the client asked for. */

@@ -6,7 +6,8 @@ import { ToolResult } from './tool-result';
 /**
  * A tool's failure as the model should see it. `ProtocolError`s are not results: rethrown. A
  * tool that fails because of its client while it waited for it (`ctx.elicit` rejecting because
- * the call was cancelled, the session or task ended, or the client never answered) is no fault of
+ * the call was cancelled, the session or task ended, or the client never answered; `ctx.sleep`
+ * rejecting because the call was cancelled) is no fault of
  * the server, and a client can cause it at will: it goes to `debug` only (and a cancelled request
  * gets no response).
  */

@@ -5,7 +5,8 @@ import { isDtoClass, readClassProperties } from './class-property.reader';
 import { compileClassSchema } from './class-schema.compiler';
 import { toOptions } from './field-options.applier';
 import { cloneValue, describeKind, type JsonSchema, type Validated } from './json-schema.types';
-import { formatValidationErrors } from './validation-issues.formatter';
+import { unlistedEnumValues } from './enum-members.check';
+import { formatValidationErrors, issuePath } from './validation-issues.formatter';
 import { directValidator } from './direct-validator';
 
 export type { Validated } from './json-schema.types';
@@ -61,10 +62,13 @@ async function fullyValidated<T>(cls: Constructor<T>, plain: Record<string, unkn
   try {
     const instance = plainToInstance(cls, plain) as T;
     applyFieldDefaults(instance, new Set());
-    const errors = await validate(instance as object, { forbidUnknownValues: false, validationError: { target: false, value: true } });
+    const errors = await validate(instance as object, { forbidUnknownValues: false, validationError: { target: true, value: true } });
     const failed = new Set(errors.map((e) => e.property));
     const record = instance as Record<string, unknown>;
-    const issues = [...formatValidationErrors(errors), ...missingRequired(schema, record, failed), ...unlistedChoices(cls, record, failed)];
+    const worded = formatValidationErrors(errors);
+    const issues = [
+      ...worded, ...missingRequired(schema, record, failed), ...unlistedChoices(cls, record, failed), ...unlistedEnumValues(instance, new Set(worded.map(issuePath))),
+    ];
     return issues.length ? { ok: false, issues } : { ok: true, value: instance };
   } catch (error) {
     return notValidated(error);

@@ -1,5 +1,6 @@
 import type { Constructor } from '../metadata/metadata-store';
 import { readClassProperties, type ClassProperty } from './class-property.reader';
+import { enumRulesOf, isListedEnumValue } from './enum-members.check';
 import { toOptions } from './field-options.applier';
 import { cloneValue, type JsonSchema } from './json-schema.types';
 import { compilePropertyChecks, type PropertyCheck } from './validation-metadata.adapter';
@@ -37,6 +38,8 @@ function compile(cls: Constructor, schema: JsonSchema): DirectValidator | undefi
   const required = (schema.required as string[] | undefined) ?? [];
   const defaults = properties.filter((p) => p.field.default !== undefined);
   const choices = properties.filter((p) => p.field.oneOf && !p.rules.some((r) => CHOICE_RULES.has(r.name))).map(choiceCheck);
+  // class-validator's @IsEnum also takes a numeric enum's member names; the full path refuses them.
+  const enums = properties.flatMap((p) => enumRulesOf(p).map((rule) => [p.name, rule] as const));
 
   return (plain) => {
     for (const key in plain) if (!isPlainValue(plain[key])) return undefined;
@@ -49,6 +52,7 @@ function compile(cls: Constructor, schema: JsonSchema): DirectValidator | undefi
     for (const [name, check] of ordered) if (check(instance[name], instance) !== true) return undefined;
     for (const name of required) if (instance[name] === undefined) return undefined;
     for (const check of choices) if (!check(instance)) return undefined;
+    for (const [name, rule] of enums) if (!isListedEnumValue(rule, instance[name])) return undefined;
     return instance;
   };
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
-import { Elicit, Field, PhantomServer, Tool, ToolResult, type Context } from '../../lib';
+import { Elicit, Field, PhantomServer, Tool, type Context } from '../../lib';
 import { runSample } from '../run-sample';
 import { storeFromEnv } from '../store-from-env';
 
@@ -22,32 +22,25 @@ export class MailConfirmation {
   send!: boolean;
 }
 
-/** Waits `ms`, or until the task is cancelled: `true` when the time ran out. */
-function step(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => resolve(true), ms);
-    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(false); }, { once: true });
-  });
-}
-
 /**
  * A long-running tool as a task: the client gets a task at once and polls it; the handler is an
  * ordinary one. It reports progress, asks for a confirmation half way (the task is then
- * `input_required` until the client answers) and stops when the task is cancelled.
+ * `input_required` until the client answers) and stops when the task is cancelled: `ctx.sleep`
+ * (standing in for real work here) rejects then, which ends the call, and it leaves no timer or
+ * listener behind however many steps it waits.
  */
 export class ReportTools {
   @Tool({ description: 'Builds the quarterly report (about 8 s), asks before mailing it', task: 'optional' })
   async quarterlyReport(args: ReportArgs, ctx: Context) {
     const ms = args.stepSeconds * 1000;
     for (const [done, what] of [[1, 'collecting figures'], [2, 'building charts']] as const) {
-      if (!(await step(ms, ctx.signal))) return ToolResult.error('Cancelled');
+      await ctx.sleep(ms);
       await ctx.progress(done, 4, what);
     }
     const answer = await ctx.elicit(MailConfirmation);
     const send = answer.action === 'accept' && answer.content.send;
     for (const [done, what] of [[3, send ? 'mailing the board' : 'filing'], [4, 'done']] as const) {
-      if (!(await step(ms, ctx.signal))) return ToolResult.error('Cancelled');
+      await ctx.sleep(ms);
       await ctx.progress(done, 4, what);
     }
     return { quarter: args.quarter, mailed: send, task: ctx.task?.id ?? null };

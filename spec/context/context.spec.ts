@@ -1,7 +1,8 @@
 import 'reflect-metadata';
+import { getEventListeners } from 'node:events';
 import { expect } from 'chai';
 import { IsEmail, IsIn, IsString } from 'class-validator';
-import { Context, ContextKey, Elicit, Field, PhantomError, ToolError } from '../../lib';
+import { Context, ContextKey, Elicit, Field, PhantomError, ServerClosingError, ToolError } from '../../lib';
 import { FakeChannel } from './fake-channel';
 
 @Elicit({ message: 'Who are you?' })
@@ -48,6 +49,76 @@ describe('Context', () => {
       const channel = new FakeChannel();
       await new Context({ channel }).progress(1);
       expect(channel.notifications).to.deep.equal([]);
+    });
+  });
+
+  describe('#sleep', () => {
+    const listeners = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
+
+    context('when the time runs out', () => {
+      it('resolves, and takes its listener off the signal', async () => {
+        const controller = new AbortController();
+        const ctx = new Context({ signal: controller.signal });
+        const slept = ctx.sleep(1);
+        expect(listeners(controller.signal)).to.equal(1);
+        expect(await slept).to.equal(undefined);
+        expect(listeners(controller.signal)).to.equal(0);
+      });
+
+      it('leaves no listener behind after 50 sleeps in a row', async () => {
+        const controller = new AbortController();
+        const ctx = new Context({ signal: controller.signal });
+        for (let i = 0; i < 50; i++) await ctx.sleep(0);
+        expect(listeners(controller.signal)).to.equal(0);
+      });
+
+      it('resolves without a signal to listen to', async () => {
+        expect(await new Context().sleep(0)).to.equal(undefined);
+      });
+    });
+
+    context('when the call is cancelled while it waits', () => {
+      it('rejects with the reason, when it is an Error, and takes its listener off', async () => {
+        const controller = new AbortController();
+        const ctx = new Context({ signal: controller.signal });
+        const slept = ctx.sleep(60_000).catch((e: unknown) => e);
+        const reason = new ServerClosingError();
+        controller.abort(reason);
+        expect(await slept).to.equal(reason);
+        expect(listeners(controller.signal)).to.equal(0);
+      });
+
+      it('rejects with a PhantomError coded cancelled that keeps any other reason as its cause', async () => {
+        const controller = new AbortController();
+        const slept = new Context({ signal: controller.signal }).sleep(60_000).catch((e: unknown) => e);
+        controller.abort('cancelled by the client');
+        const error = (await slept) as PhantomError;
+        expect(error).to.be.instanceOf(PhantomError);
+        expect(error.code).to.equal('cancelled');
+        expect(error.message).to.equal('Cancelled: cancelled by the client');
+        expect(error.cause).to.equal('cancelled by the client');
+      });
+    });
+
+    context('when the call was cancelled before', () => {
+      it('rejects at once, adding no listener', async () => {
+        const controller = new AbortController();
+        const reason = new Error('gone');
+        controller.abort(reason);
+        const slept = new Context({ signal: controller.signal }).sleep(60_000).catch((e: unknown) => e);
+        expect(listeners(controller.signal)).to.equal(0);
+        expect(await slept).to.equal(reason);
+      });
+    });
+
+    context('when ms is not a usable number of milliseconds', () => {
+      for (const ms of [-1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '5' as unknown as number]) {
+        it(`rejects ${String(ms)} with sleep_invalid`, async () => {
+          const error = (await new Context().sleep(ms).catch((e: unknown) => e)) as PhantomError;
+          expect(error).to.be.instanceOf(PhantomError);
+          expect(error.code).to.equal('sleep_invalid');
+        });
+      }
     });
   });
 

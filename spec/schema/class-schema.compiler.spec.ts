@@ -194,6 +194,35 @@ describe('compileClassSchema', () => {
     });
   });
 
+  context('when two shared classes have the same name', () => {
+    const Home = (() => {
+      class Address { @IsString() street!: string; }
+      return Address;
+    })();
+    const Work = (() => {
+      class Address { @IsString() office!: string; }
+      return Address;
+    })();
+    class Contacts {
+      @ValidateNested() @Type(() => Home) home!: InstanceType<typeof Home>;
+      @IsOptional() @ValidateNested() @Type(() => Home) oldHome?: InstanceType<typeof Home>;
+      @ValidateNested() @Type(() => Work) work!: InstanceType<typeof Work>;
+      @IsOptional() @ValidateNested() @Type(() => Work) oldWork?: InstanceType<typeof Work>;
+    }
+
+    it('numbers the second name in $defs', () => {
+      const schema = compileClassSchema(Contacts);
+      expect(schema.properties).to.deep.equal({
+        home: { $ref: '#/$defs/Address' },
+        oldHome: { $ref: '#/$defs/Address' },
+        work: { $ref: '#/$defs/Address2' },
+        oldWork: { $ref: '#/$defs/Address2' },
+      });
+      expect(Object.keys(schema.$defs as object)).to.deep.equal(['Address', 'Address2']);
+      expect((schema.$defs as Record<string, { properties: object }>).Address2.properties).to.deep.equal({ office: { type: 'string' } });
+    });
+  });
+
   context('when classes are recursive', () => {
     class Leaf {
       @IsString() name!: string;

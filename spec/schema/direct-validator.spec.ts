@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { plainToInstance } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsEmail, IsEnum, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min,
   MinLength, ValidateIf, ValidateNested, validate,
 } from 'class-validator';
 import { Type } from 'class-transformer';
@@ -10,7 +10,10 @@ import { Field } from '../../lib';
 import { compileClassSchema } from '../../lib/schema';
 import { directValidator } from '../../lib/schema/direct-validator';
 
+enum Level { Low, High }
+
 class Flat {
+  @IsOptional() @IsEnum(Level) level?: Level;
   @IsString() @MinLength(2) @MaxLength(5) name!: string;
   @IsOptional() @IsInt() @Min(1) @Max(14) days = 3;
   @IsOptional() @IsNumber() score?: number;
@@ -35,6 +38,7 @@ const INPUTS: Record<string, unknown>[] = [
   { name: 'Ada', xs: 'xxy' }, { name: 'Ada', xs: 'xxx' }, { name: 'Ada', tags: [] }, { name: 'Ada', tags: ['p', 'r'] },
   { name: 'Ada', tags: ['p', 'q'] }, { name: 'Ada', tags: 'p' }, { name: 'Ada', flag: true }, { name: 'Ada', flag: true, needed: 'x' },
   { name: 'Ada', colour: 'b' }, { name: 'Ada', colour: 'g' }, { name: '😀😀' }, { name: 'Ada', days: null }, { name: null },
+  { name: 'Ada', level: 1 }, { name: 'Ada', level: 2 }, { name: 'Ada', level: 'Low' },
 ];
 
 describe('directValidator', () => {
@@ -50,13 +54,16 @@ describe('directValidator', () => {
       const slow = plainToInstance(Flat, { ...input });
       const errors = await validate(slow, { forbidUnknownValues: false });
       const colourOk = slow.colour === undefined || ['r', 'g'].includes(slow.colour);
+      // class-validator also takes a numeric enum's member names, which the schema does not list.
+      const levelOk = slow.level === undefined || [0, 1].includes(slow.level);
       if (fast) {
         expect(errors, JSON.stringify(input)).to.deep.equal([]);
         expect(colourOk, JSON.stringify(input)).to.equal(true);
+        expect(levelOk, JSON.stringify(input)).to.equal(true);
         expect(fast).to.be.instanceOf(Flat);
         expect({ ...fast }).to.deep.equal({ ...slow });
       }
-      if (errors.length === 0 && colourOk && slow.name !== undefined) {
+      if (errors.length === 0 && colourOk && levelOk && slow.name !== undefined) {
         expect(fast, `the direct path should take ${JSON.stringify(input)}`).to.not.equal(undefined);
       }
     }

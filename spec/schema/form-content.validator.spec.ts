@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { IsEmail, IsString } from 'class-validator';
+import { IsEmail, IsEnum, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Elicit } from '../../lib/decorators/elicit.decorator';
 import { buildForm, formFromClass, validateFormContent } from '../../lib/schema';
 
@@ -10,6 +10,8 @@ describe('validateFormContent', () => {
     class Who {
       @IsString() name!: string;
       @IsEmail() email!: string;
+      @IsOptional() @IsInt() @Min(1) @Max(10) seats?: number;
+      @IsOptional() @IsEnum(['aisle', 'window']) place?: string;
     }
 
     it('returns a validated instance', async () => {
@@ -20,6 +22,13 @@ describe('validateFormContent', () => {
 
     it('reports invalid answers', async () => {
       expect(await validateFormContent(formFromClass(Who), { name: 'Ada', email: 'nope' })).to.deep.equal({ ok: false, issues: ['email: must be an email'] });
+    });
+
+    it('says only the type of an answer of the wrong type, and names the values an @IsEnum allows', async () => {
+      expect(await validateFormContent(formFromClass(Who), { name: 'Ada', email: 'ada@example.com', seats: 'many', place: 'roof' })).to.deep.equal({
+        ok: false,
+        issues: ['seats: must be an integer number', 'place: must be one of the following values: aisle, window'],
+      });
     });
   });
 

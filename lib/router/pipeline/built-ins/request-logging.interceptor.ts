@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { DIAGNOSTICS, type Diagnostics } from '../../../core/diagnostics';
+import { DIAGNOSTICS, STDERR_DIAGNOSTICS, type Diagnostics } from '../../../core/diagnostics';
 import type { ExecutionContext, OperationKind } from '../execution-context';
 import type { CallHandler, Interceptor } from '../interceptor';
 
@@ -26,18 +26,20 @@ export type RequestLogSink = (entry: RequestLogEntry) => void;
  * class (`server.use(RequestLoggingInterceptor)`) it writes one line per call to the server's
  * `Diagnostics` (`info`, else `warn`; stderr by default); made with a function
  * (`new RequestLoggingInterceptor((entry) => logger.info(entry))`) it hands that function each
- * entry instead. It sees what interceptors see: calls that passed the guards and the argument pipes.
+ * entry instead, and made with nothing (`new RequestLoggingInterceptor()`, as a server whose
+ * members come from `resolve` takes them) it writes the lines to stderr. It sees what interceptors see: calls that passed the guards and the argument pipes.
  * Arguments and results are never logged (they may hold secrets).
  *
  * @example
  * server.use(RequestLoggingInterceptor);
  * // [phantom-mcp] tools/call forecast (session 3f2a9c1e) ok in 12.4 ms
+ * server.use(new RequestLoggingInterceptor()); // the same lines, always on stderr
  */
 @injectable()
 export class RequestLoggingInterceptor implements Interceptor {
   private readonly sink: RequestLogSink;
 
-  constructor(@inject(DIAGNOSTICS) output: Diagnostics | RequestLogSink) {
+  constructor(@inject(DIAGNOSTICS) output: Diagnostics | RequestLogSink = STDERR_DIAGNOSTICS) {
     this.sink = typeof output === 'function' ? output : lineTo(output);
   }
 

@@ -35,6 +35,21 @@ describe('RequestLoggingInterceptor', () => {
       });
     });
 
+    context('made with no argument', () => {
+      it('writes one line per call to stderr', async () => {
+        const written: string[] = [];
+        const write = process.stderr.write;
+        process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+        try {
+          await new RequestLoggingInterceptor().intercept(call(), async () => 'ok');
+        } finally {
+          process.stderr.write = write;
+        }
+        expect(written).to.have.length(1);
+        expect(written[0]).to.match(/^\[phantom-mcp\] tools\/call echo \(session 01234567\) ok in \d+\.\d ms\n$/);
+      });
+    });
+
     context('resolved from a server\'s container', () => {
       it('writes one line per call to the server\'s diagnostics, without the arguments', async () => {
         const lines: string[] = [];
