@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { valueFlag } from './arguments';
 import { EXIT, type Command, type CliIo } from './command';
 import { SERVE_FLAGS, SERVE_FLAGS_USAGE, serveSettings } from './serve.command';
-import { ServerModuleError } from './server-module';
+import { modulePath, ServerModuleError } from './server-module';
 
 /** tsc's line at the end of each watch build: `Found 0 errors. Watching for file changes.` */
 const BUILD_DONE = /Found (\d+) errors?\. Watching for file changes\./;
@@ -30,6 +30,8 @@ ${SERVE_FLAGS_USAGE}
   flags: { ...SERVE_FLAGS, project: 'value' },
   async run(args, io) {
     serveSettings(args, io);
+    // The module may not be built yet, but a directory or a .ts file will never serve.
+    modulePath(args.positionals.module, io.cwd, { mayBeMissing: true });
     const project = resolve(io.cwd, valueFlag(args, 'project') ?? '.');
     const tsc = compilerOf(project, io.cwd);
     const serveArgs = ['serve', args.positionals.module, ...passedOn(args.flags)];
