@@ -4,6 +4,9 @@ import { InProcessClient } from './in-process-client';
 import { loadServer } from './server-module';
 import { Method, type CallToolResult, type ContentBlock, type JsonObject } from '../index';
 
+/** Sent with the call so that the tool's `ctx.progress` reports reach stderr (it reports nothing without one). */
+const PROGRESS_TOKEN = 'phantom-mcp-call';
+
 export const callCommand: Command = {
   name: 'call',
   summary: 'call a tool in-process and print its result',
@@ -11,7 +14,8 @@ export const callCommand: Command = {
 
 Calls one tool of the module's server in this process, through a connected in-memory client,
 and prints the result: its structured content as JSON when it has some, else each content
-block (text as text, other blocks as JSON). Logs and progress go to stderr. Exits 1 on an error
+block (text as text, other blocks as JSON). Logs and progress go to stderr, a line each
+([progress] 1/3 "message"); stdout holds the result alone. Exits 1 on an error
 result or a JSON-RPC error. A tool that asks the user for input (elicitation) cannot be answered
 here: call it from an MCP client.
 
@@ -26,9 +30,9 @@ here: call it from an MCP client.
     const server = await loadServer(args.positionals.module, io.cwd, { exportName: valueFlag(args, 'export') });
     const client = await InProcessClient.connect(server, { note: (line) => io.err(`${line}\n`) });
     try {
-      const response = await client.request(Method.ToolsCall, { name: args.positionals.tool, arguments: toolArguments });
+      const response = await client.request(Method.ToolsCall, { name: args.positionals.tool, arguments: toolArguments, _meta: { progressToken: PROGRESS_TOKEN } });
       for (const refusal of client.refused) {
-        io.err(`${args.positionals.tool} asked the user for input (${refusal.method}${refusal.message ? `: "${refusal.message}"` : ''}); `
+        io.err(`${args.positionals.tool} asked the user for input (${refusal.method}${refusal.message === undefined ? '' : `: ${JSON.stringify(refusal.message)}`}); `
           + 'phantom-mcp call cannot answer that: call the tool from an MCP client (serve the module, or use the testing kit in a spec)\n');
       }
       if (response.error) {

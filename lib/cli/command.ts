@@ -1,8 +1,11 @@
+import type { Readable } from 'node:stream';
 import type { ArgumentSpec, ParsedArguments } from './arguments';
 
-/** Where a command writes and from where it resolves paths: the process's, passed in. */
+/** Where a command reads and writes and from where it resolves paths: the process's, passed in. */
 export interface CliIo {
   readonly cwd: string;
+  /** stdin: over stdio, the client's MCP pipe. */
+  readonly input: Readable;
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
 }

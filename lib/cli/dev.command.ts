@@ -6,7 +6,8 @@ import { createInterface } from 'node:readline';
 import { valueFlag } from './arguments';
 import { EXIT, type Command, type CliIo } from './command';
 import { SERVE_FLAGS, SERVE_FLAGS_USAGE, serveSettings } from './serve.command';
-import { ServerModuleError } from './server-module';
+import { modulePath, ServerModuleError } from './server-module';
+import { StdinRelay } from './stdin-relay';
 
 /** tsc's line at the end of each watch build: `Found 0 errors. Watching for file changes.` */
 const BUILD_DONE = /Found (\d+) errors?\. Watching for file changes\./;
@@ -20,8 +21,8 @@ Runs the project's own TypeScript compiler in watch mode and serves the module (
 same flags) after the first good build, restarting it after each good build that follows, with
 one line on stderr per restart; a build with errors keeps the last good server running.
 tsc's output goes to stderr, so stdout stays the MCP pipe over stdio. Over stdio a restart ends
-the client's session (the client reconnects); over --http with a fixed --port the URL
-stays the same.
+the client's session (the client reconnects), and the end of stdin (the client quit) stops tsc
+and the server and exits 0; over --http with a fixed --port the URL stays the same.
 
   --project <p>   the tsconfig.json (or its folder) to build (default: the working directory's)
 ${SERVE_FLAGS_USAGE}
@@ -29,11 +30,13 @@ ${SERVE_FLAGS_USAGE}
   positionals: ['module'],
   flags: { ...SERVE_FLAGS, project: 'value' },
   async run(args, io) {
-    serveSettings(args, io);
+    const settings = serveSettings(args, io);
+    // The module may not be built yet, but a directory or a .ts file will never serve.
+    modulePath(args.positionals.module, io.cwd, { mayBeMissing: true });
     const project = resolve(io.cwd, valueFlag(args, 'project') ?? '.');
     const tsc = compilerOf(project, io.cwd);
     const serveArgs = ['serve', args.positionals.module, ...passedOn(args.flags)];
-    return new DevLoop(io, tsc, project, serveArgs).run();
+    return new DevLoop(io, tsc, project, serveArgs, settings.http ? undefined : new StdinRelay(io.input)).run();
   },
 };
 
@@ -65,28 +68,41 @@ class DevLoop {
   private restarting: Promise<void> = Promise.resolve();
   private stopping = false;
 
-  constructor(private readonly io: CliIo, private readonly tsc: string, private readonly project: string, private readonly serveArgs: readonly string[]) {}
+  /** `relay`: over stdio, the client's pipe, handed to each server in turn. */
+  constructor(
+    private readonly io: CliIo,
+    private readonly tsc: string,
+    private readonly project: string,
+    private readonly serveArgs: readonly string[],
+    private readonly relay: StdinRelay | undefined,
+  ) {}
 
   async run(): Promise<number> {
     const watcher = spawn(process.execPath, [this.tsc, '-p', this.project, '--watch', '--preserveWatchOutput'], { cwd: this.io.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const watcherExit = once(watcher, 'exit') as Promise<[number | null]>;
+    this.io.err(`phantom-mcp dev: watching with tsc (pid ${watcher.pid})\n`);
     for (const stream of [watcher.stdout!, watcher.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => this.fromCompiler(line));
     }
-    const stopped = new Promise<void>((done) => {
-      const stop = () => {
+    const stopAsked = new Promise<string>((done) => {
+      const onSignal = (signal: NodeJS.Signals) => {
         if (this.stopping) process.exit(1);
-        this.stopping = true;
-        watcher.kill('SIGTERM');
-        void this.restarting.then(() => this.stopServer()).then(done);
+        done(signal);
       };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      void this.relay?.ended.then(() => done('stdin ended'));
     });
-    const [code] = (await Promise.race([once(watcher, 'exit'), stopped.then(() => [0])])) as [number | null];
-    if (this.stopping) {
-      await stopped;
+    const first = await Promise.race([watcherExit, stopAsked]);
+    if (typeof first === 'string') {
+      this.stopping = true;
+      this.io.err(`phantom-mcp dev: ${first}; stopping tsc and the server\n`);
+      if (watcher.exitCode === null && watcher.signalCode === null) watcher.kill('SIGTERM');
+      // Waiting for both exits reaps them: nothing is left behind once dev has exited.
+      await Promise.all([watcherExit, this.restarting.then(() => this.stopServer())]);
       return EXIT.ok;
     }
+    const [code] = first;
     await this.restarting.then(() => this.stopServer());
     this.io.err(`phantom-mcp dev: tsc exited (${String(code)})\n`);
     return EXIT.failed;
@@ -107,10 +123,18 @@ class DevLoop {
     await this.stopServer();
     if (this.stopping) return;
     this.builds += 1;
-    const child = spawn(process.execPath, [join(__dirname, 'main.js'), ...this.serveArgs], { cwd: this.io.cwd, stdio: 'inherit' });
+    const child = spawn(process.execPath, [join(__dirname, 'main.js'), ...this.serveArgs], { cwd: this.io.cwd, stdio: [this.relay ? 'pipe' : 'inherit', 'inherit', 'inherit'] });
     this.server = child;
+    if (this.relay) {
+      // A line written as the server exits fails with EPIPE: its exit is what gets reported.
+      child.stdin!.on('error', () => undefined);
+      this.relay.to(child.stdin!);
+    }
     child.once('exit', (code, signal) => {
-      if (this.server === child) this.server = undefined;
+      if (this.server === child) {
+        this.server = undefined;
+        this.relay?.to(undefined);
+      }
       if (!this.stopping && !child.killed) this.io.err(`phantom-mcp dev: the server exited (${signal ?? code}); waiting for the next good build\n`);
     });
     this.io.err(`phantom-mcp dev: ${this.builds === 1 ? 'started' : 'restarted'} the server after build ${this.builds} (pid ${child.pid})\n`);

@@ -82,7 +82,8 @@ export class InProcessClient {
       this.events.note(`[${String(params.level)}]${params.logger ? ` ${String(params.logger)}:` : ''} ${data}`);
     } else if (method === Notification.Progress) {
       const total = params.total === undefined ? '' : `/${String(params.total)}`;
-      this.events.note(`[progress] ${String(params.progress)}${total}${params.message ? ` ${String(params.message)}` : ''}`);
+      // JSON quoting keeps a message with quotes or line breaks on its one line, unambiguous.
+      this.events.note(`[progress] ${String(params.progress)}${total}${typeof params.message === 'string' ? ` ${JSON.stringify(params.message)}` : ''}`);
     }
   }
 }

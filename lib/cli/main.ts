@@ -68,6 +68,6 @@ function exitAfterFlush(code: number): void {
 }
 
 if (require.main === module) {
-  const io: CliIo = { cwd: process.cwd(), out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
+  const io: CliIo = { cwd: process.cwd(), input: process.stdin, out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
   void main(process.argv.slice(2), io).then(exitAfterFlush);
 }

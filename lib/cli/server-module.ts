@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,12 +28,8 @@ export interface LoadOptions {
  * one: its decorators, errors and server then come from one copy (a `ToolError` of another copy
  * would not be recognised as one).
  */
-export async function loadServer(modulePath: string, cwd: string, options: LoadOptions = {}): Promise<PhantomServer> {
-  const path = resolve(cwd, modulePath);
-  if (!existsSync(path)) throw new ServerModuleError(`${path}: no such file`);
-  if (/\.[cm]?tsx?$/.test(path) && !path.endsWith('.d.ts')) {
-    throw new ServerModuleError(`${path}: point at the compiled .js, built with tsc (tsx and esbuild drop the decorator metadata the framework reads)`);
-  }
+export async function loadServer(given: string, cwd: string, options: LoadOptions = {}): Promise<PhantomServer> {
+  const path = modulePath(given, cwd);
   const exported = await importModule(path);
   const framework = frameworkOf(path);
   const found = options.exportName === undefined ? await serverAmong(exported, framework, path) : await serverFrom(exported[options.exportName], `export ${options.exportName}`, path, exported);
@@ -41,6 +37,29 @@ export async function loadServer(modulePath: string, cwd: string, options: LoadO
   throw new ServerModuleError(
     `${path} exports no PhantomServer, no function returning one (default or createServer) and no class with @Tool, @Resource or @Prompt members`,
   );
+}
+
+/** What every command takes, said whenever it is given something else. */
+const EXPECTED = 'expected a compiled module (a .js file built with tsc) that exports a PhantomServer, a function returning one, or provider classes';
+
+/**
+ * The absolute path of the module a command is given, or a `ServerModuleError` of one line
+ * saying what is wrong with it and what was expected: TypeScript (source or declarations), a
+ * directory, or nothing at all, unless `mayBeMissing` (`dev` builds it first).
+ */
+export function modulePath(given: string, cwd: string, options: { readonly mayBeMissing?: boolean } = {}): string {
+  const path = resolve(cwd, given);
+  if (/\.d\.[cm]?ts$/.test(path)) throw new ServerModuleError(`${path} is a TypeScript declaration file, which holds no code; ${EXPECTED} (the .js beside it)`);
+  if (/\.[cm]?tsx?$/.test(path)) {
+    throw new ServerModuleError(`${path}: point at the compiled .js, built with tsc (tsx and esbuild drop the decorator metadata the framework reads)`);
+  }
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats === undefined) {
+    if (options.mayBeMissing) return path;
+    throw new ServerModuleError(`${path}: no such file; ${EXPECTED}`);
+  }
+  if (stats.isDirectory()) throw new ServerModuleError(`${path} is a directory; ${EXPECTED}`);
+  return path;
 }
 
 /** Whether `error` lists definition problems (a `DefinitionError` of any copy of the framework). */

@@ -66,6 +66,28 @@ describe('phantom-mcp call', () => {
     });
   });
 
+  context('when the tool reports progress', () => {
+    it('prints each report on stderr, a line each, and only the result on stdout', async () => {
+      const ran = await cli.run(['call', cli.fixture('survey-server'), 'survey']);
+      expect(ran).to.include({ code: 0, stdout: '3 stations\n' });
+      expect(ran.stderr.split('\n').filter((line) => line.startsWith('[progress]'))).to.deep.equal([
+        String.raw`[progress] 1/3 "reading \"north\" stations"`,
+        String.raw`[progress] 2/3 "line one\nline two"`,
+        '[progress] 3',
+      ]);
+    });
+  });
+
+  context('when the elicitation\'s message holds quotes, a backslash and a line break', () => {
+    it('quotes it by JSON rules, on one line', async () => {
+      const ran = await cli.run(['call', cli.fixture('survey-server'), 'close']);
+      expect(ran.code).to.equal(1);
+      const said = String.raw`close asked the user for input (elicitation/create: "Close ISS-1 \"Seed issue\"?\nFiled under C:\\issues"); phantom-mcp call cannot answer that`;
+      expect(ran.stderr.split('\n').filter((line) => line.startsWith('close asked'))).to.have.length(1);
+      expect(ran.stderr).to.include(said);
+    });
+  });
+
   context('when --args is not a JSON object', () => {
     it('exits 2 with the usage', async () => {
       for (const args of ['not json', '[1]']) {
