@@ -20,6 +20,7 @@ const EXPECTED = {
   'too-many-streams': 503,
   'server-closing': 503,
   'store-unavailable': 503,
+  'overloaded': 503,
   'internal-error': 500,
 } as const;
 
@@ -42,7 +43,8 @@ describe('refusalHeaders', () => {
     expect(refusalHeaders('forbidden', { vary: 'origin' })).to.deep.equal({ vary: 'origin' });
   });
 
-  it('says when to try again while the shared store is away', () => {
+  it('says when to try again while the shared store is away, or the heap is nearly full', () => {
     expect(refusalHeaders('store-unavailable', { vary: 'origin' })).to.deep.equal({ vary: 'origin', 'retry-after': '1' });
+    expect(refusalHeaders('overloaded', { vary: 'origin' })).to.deep.equal({ vary: 'origin', 'retry-after': '1' });
   });
 });
