@@ -6,6 +6,7 @@ import type {
 } from '../definitions/definitions';
 import { resourceKey } from '../definitions/scanner';
 import type { CacheHint } from '../metadata/cache-hint';
+import { DEFAULT_MAX_ARRAY_ITEMS, withMaxItems, type JsonSchema } from '../schema';
 import { TemplateMatcher } from '../uri-template/template-matcher';
 import type { TemplateParams } from '../uri-template/uri-template';
 
@@ -60,6 +61,9 @@ export class Registry {
   private hints: Partial<Record<HintedList, CacheHint | null>> = {};
   private listers?: boolean;
   private taskTools?: number;
+
+  /** `maxArrayItems`: listed as `maxItems` on every array of a tool's input schema that gives none. */
+  constructor(private readonly maxArrayItems = DEFAULT_MAX_ARRAY_ITEMS) {}
 
   /** Adds definitions; a name or URI already served is a `DefinitionError` and nothing is added. */
   add(definitions: Definitions): void {
@@ -116,8 +120,14 @@ export class Registry {
    * without `execution`, which only a revision with tasks defines.
    */
   toolList(tasks = true): readonly WireTool[] {
-    if (tasks) return (this.cache.tools ??= [...this.tools.values()].map((d) => d.descriptor));
+    if (tasks) return (this.cache.tools ??= [...this.tools.values()].map((d) => this.limited(d.descriptor)));
     return (this.cache.toolsWithoutTasks ??= this.toolList().map(withoutExecution));
+  }
+
+  /** The tool as listed: its input schema says how many items each array may hold. */
+  private limited(tool: WireTool): WireTool {
+    const inputSchema = withMaxItems(tool.inputSchema as JsonSchema, this.maxArrayItems);
+    return inputSchema === tool.inputSchema ? tool : { ...tool, inputSchema: inputSchema as WireTool['inputSchema'] };
   }
 
   promptList(): readonly WirePrompt[] {

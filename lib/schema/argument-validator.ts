@@ -8,6 +8,7 @@ import { cloneValue, describeKind, type JsonSchema, type Validated } from './jso
 import { unlistedEnumValues } from './enum-members.check';
 import { formatValidationErrors, issuePath } from './validation-issues.formatter';
 import { directValidator } from './direct-validator';
+import { oversizeArrays } from './array-limits';
 
 export type { Validated } from './json-schema.types';
 
@@ -17,6 +18,8 @@ export interface ValidateArgumentsOptions {
    * `"true"` -> true). Prompt arguments always arrive as strings; tool arguments never need it.
    */
   readonly coerce?: boolean;
+  /** Items any one array may hold (the server's `maxArrayItems`); a longer one is refused before validation. */
+  readonly maxArrayItems?: number;
 }
 
 /**
@@ -49,6 +52,10 @@ export function checkArguments<T>(cls: Constructor<T>, input: unknown, options: 
     const schema = compileClassSchema(cls);
     let plain = (pickFlat(args as Record<string, unknown>, schema) ?? pickDeclared(args, schema, schema)) as Record<string, unknown>;
     if (options.coerce) plain = coerceScalars(plain, schema);
+    if (options.maxArrayItems !== undefined) {
+      const oversize = oversizeArrays(plain, options.maxArrayItems);
+      if (oversize.length > 0) return { ok: false, issues: oversize };
+    }
     const direct = directValidator(cls as Constructor, schema)?.(plain);
     if (direct) return { ok: true, value: direct as T };
     return fullyValidated(cls, plain, schema);

@@ -8,6 +8,7 @@ export { compileOutputCheck, type OutputCheck } from './output-validator';
 export { mcpHeaderProblems } from './mcp-header.checks';
 export { issuePath } from './validation-issues.formatter';
 export { checkArguments, validateArguments, type ValidateArgumentsOptions } from './argument-validator';
+export { DEFAULT_MAX_ARRAY_ITEMS, oversizeArrays, withMaxItems } from './array-limits';
 export type {
   BooleanProperty,
   EnumChoice,

@@ -6,6 +6,7 @@ import { DIAGNOSTICS, STDERR_DIAGNOSTICS, type Diagnostics } from '../core/diagn
 import { PhantomError } from '../core/errors';
 import type { Implementation } from '../core/wire.types';
 import { Paginator } from '../router/pagination';
+import { DEFAULT_MAX_ARRAY_ITEMS } from '../schema';
 import { Registry, type ListChangeListener } from '../router/registry';
 import { Router, type Outcome } from '../router/router';
 import { EVERYTHING_VISIBLE } from '../router/visibility';
@@ -42,7 +43,7 @@ export class PhantomServer {
   readonly instructions: string | undefined;
   /** The server's own child container: register services here, or in the parent you passed. */
   readonly container: DependencyContainer;
-  private readonly registry = new Registry();
+  private readonly registry = new Registry(this.options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS);
   private readonly router: Router;
   /** Where the framework reports handler failures. */
   readonly diagnostics: Diagnostics;
@@ -69,6 +70,7 @@ export class PhantomServer {
       diagnostics: this.diagnostics,
       visible: options.visible ?? EVERYTHING_VISIBLE,
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
+      maxArrayItems: options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS,
       resolve: this.resolve,
     });
     // Outermost: registered before anything `use()` adds, so it times and records all of it.

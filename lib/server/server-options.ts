@@ -114,6 +114,13 @@ export interface PhantomServerOptions {
    */
   readonly maxHeapUsedRatio?: number;
   /**
+   * Items any one array in a tool's arguments may hold (default 1,000). A longer one is refused
+   * before validation runs (an `isError` result naming it), and every array of a tool's listed
+   * input schema that gives no `maxItems` carries this one: validating a nested DTO costs
+   * microseconds per item, and one call must not hold the event loop for every other session.
+   */
+  readonly maxArrayItems?: number;
+  /**
    * Sessions open at once (default 10,000; each holds about 1 KB). `initialize` beyond it is
    * refused with -32005 (`ErrorCode.TooManySessions`; HTTP 503) until one ends or expires.
    */

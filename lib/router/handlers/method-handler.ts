@@ -21,6 +21,8 @@ export interface HandlerDeps {
   readonly visible: Visibility;
   /** Longest resource URI a request may name (`maxUriLength`). */
   readonly maxUriLength: number;
+  /** Items any one array in a tool's arguments may hold (`maxArrayItems`). */
+  readonly maxArrayItems: number;
   /** The compiled operation pipelines: every handler serves its method through one. */
   readonly pipelines: Pipelines;
 }

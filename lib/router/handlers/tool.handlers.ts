@@ -15,8 +15,8 @@ import { pagedList } from './paged-list';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
 
 export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, diagnostics, visible, pipelines } = deps;
-  const compile = (tool: ToolDefinition) => toolSteps(tool, diagnostics);
+  const { registry, diagnostics, visible, pipelines, maxArrayItems } = deps;
+  const compile = (tool: ToolDefinition) => toolSteps(tool, diagnostics, maxArrayItems);
   return [
     pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: (ctx) => registry.toolList(knowsTasks(ctx.protocolVersion)), itemOf: (t) => ({ kind: 'tool', name: t.name, ...itemScopes(registry.tool(t.name)) }) }),
     // Not async: the pipeline's promise is the call's (a throw here reaches the router's catch all the same).
@@ -34,14 +34,14 @@ export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
  * before the handler, its task started (when the call may be one and the tool starts it at once),
  * its `output` DTO checked after.
  */
-function toolSteps(tool: ToolDefinition, diagnostics: Diagnostics): TargetSteps {
+function toolSteps(tool: ToolDefinition, diagnostics: Diagnostics, maxArrayItems: number): TargetSteps {
   return {
     kind: 'tool',
     method: Method.ToolsCall,
     label: tool.label,
     owner: tool.owner,
     member: tool.member,
-    pipe: tool.inputClass ? classPipe(tool.inputClass, false) : tool.inputCheck ? schemaPipe(tool.inputCheck) : undefined,
+    pipe: tool.inputClass ? classPipe(tool.inputClass, false, maxArrayItems) : tool.inputCheck ? schemaPipe(tool.inputCheck, maxArrayItems) : undefined,
     invoke: invokerOf(tool),
     map: (value) => toolResult(tool, value, diagnostics),
     policy: TARGET_ERROR_POLICY.tool,

@@ -1,0 +1,66 @@
+import type { JsonSchema } from './json-schema.types';
+
+/** `maxArrayItems`' default: items one array in a call's arguments may hold. */
+export const DEFAULT_MAX_ARRAY_ITEMS = 1_000;
+
+/**
+ * The arrays in `value` longer than `max`, one issue each, named by their path (`tags`,
+ * `orders[2].lines`). Checked before any validation runs: validating a nested DTO costs
+ * microseconds per item, and one call with 100,000 of them would hold the event loop for a
+ * second while every other session waits. An array over the limit is refused without looking
+ * inside it; nested arrays are each held to the limit (their depth by `maxJsonDepth`).
+ */
+export function oversizeArrays(value: unknown, max: number, path = ''): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) {
+    if (value.length > max) return [`${path || 'arguments'}: must contain at most ${max} items (got ${value.length})`];
+    return value.flatMap((item, index) => oversizeArrays(item, max, `${path}[${index}]`));
+  }
+  return Object.keys(value).flatMap((key) => oversizeArrays((value as Record<string, unknown>)[key], max, path ? `${path}.${key}` : key));
+}
+
+/**
+ * `schema` with `maxItems: max` on every array schema that gives none (in properties, items,
+ * `$defs` and the combinators): what a client sees is what the server enforces. The same object
+ * when there is nothing to add.
+ */
+export function withMaxItems(schema: JsonSchema, max: number): JsonSchema {
+  let changed = false;
+  const copy: JsonSchema = {};
+  for (const [keyword, sub] of Object.entries(schema)) {
+    const limited = limitedSub(keyword, sub, max);
+    if (limited !== sub) changed = true;
+    copy[keyword] = limited;
+  }
+  if (isArraySchema(schema) && schema.maxItems === undefined) {
+    copy.maxItems = max;
+    changed = true;
+  }
+  return changed ? copy : schema;
+}
+
+/** Keywords whose value is a schema, or a list or map of schemas. */
+const ONE = new Set(['items', 'additionalProperties', 'not', 'contains']);
+const LIST = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+const MAP = new Set(['properties', '$defs', 'definitions', 'patternProperties']);
+
+function limitedSub(keyword: string, sub: unknown, max: number): unknown {
+  if (ONE.has(keyword) && isSchema(sub)) return withMaxItems(sub, max);
+  if (LIST.has(keyword) && Array.isArray(sub)) {
+    const limited = sub.map((s) => (isSchema(s) ? withMaxItems(s, max) : s));
+    return limited.some((s, i) => s !== sub[i]) ? limited : sub;
+  }
+  if (MAP.has(keyword) && isSchema(sub)) {
+    const entries = Object.entries(sub).map(([name, s]) => [name, isSchema(s) ? withMaxItems(s, max) : s] as const);
+    return entries.some(([name, s]) => s !== sub[name]) ? Object.fromEntries(entries) : sub;
+  }
+  return sub;
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isArraySchema(schema: JsonSchema): boolean {
+  return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
+}

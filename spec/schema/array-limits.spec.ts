@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { oversizeArrays, withMaxItems } from '../../lib/schema/array-limits';
+
+describe('oversizeArrays', () => {
+  it('names each array longer than the limit by its path, nested ones included', () => {
+    const value = { tags: [1, 2, 3], orders: [{ lines: [1, 2] }, { lines: [1, 2, 3, 4] }] };
+    expect(oversizeArrays(value, 3)).to.deep.equal(['orders[1].lines: must contain at most 3 items (got 4)']);
+    expect(oversizeArrays(value, 1)).to.deep.equal(['tags: must contain at most 1 items (got 3)', 'orders: must contain at most 1 items (got 2)']);
+    expect(oversizeArrays(value, 4)).to.deep.equal([]);
+  });
+});
+
+describe('withMaxItems', () => {
+  it('adds maxItems to every array schema that gives none, wherever it sits', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'array', items: { type: 'array' } }, b: { type: 'array', maxItems: 2 }, c: { anyOf: [{ type: ['array', 'null'] }] } },
+      $defs: { D: { type: 'object', properties: { e: { type: 'array' } } } },
+    };
+    expect(withMaxItems(schema, 9)).to.deep.equal({
+      type: 'object',
+      properties: { a: { type: 'array', items: { type: 'array', maxItems: 9 }, maxItems: 9 }, b: { type: 'array', maxItems: 2 }, c: { anyOf: [{ type: ['array', 'null'], maxItems: 9 }] } },
+      $defs: { D: { type: 'object', properties: { e: { type: 'array', maxItems: 9 } } } },
+    });
+    expect(schema.properties.a).to.deep.equal({ type: 'array', items: { type: 'array' } });
+  });
+
+  it('gives back the same schema when it has no array without a limit', () => {
+    const schema = { type: 'object', properties: { n: { type: 'number' }, b: { type: 'array', maxItems: 2 } } };
+    expect(withMaxItems(schema, 9)).to.equal(schema);
+  });
+});
