@@ -86,7 +86,7 @@ export { ScopeGuard } from './router/pipeline/built-ins/scope.guard';
 export { scopesVisibility } from './router/visibility';
 export type { StoredStream, StreamKind } from './protocol/seams/event-store';
 export {
-  InMemoryTaskStore, isTerminal, type TaskChange, type TaskInputRequest, type TaskOutcome, type TaskPage, type TaskRecord, type TaskStatus, type TaskStore,
+  InMemoryTaskStore, isTerminal, type FinishedBound, type TaskChange, type TaskInputRequest, type TaskOutcome, type TaskPage, type TaskRecord, type TaskStatus, type TaskStore,
 } from './protocol/seams/task-store';
 export { RedisTaskStore, DEFAULT_MAX_ABANDONED_PER_CALL, type RedisTaskStoreOptions } from './cluster/redis-task-store';
 

@@ -9,6 +9,9 @@ import { RedisScript } from './redis-script';
  *   running:<owner>  the owner's tasks that are not terminal, scored by createdAt + ttlMs: the
  *                    active count, where a task past its ttl leaves by score
  *   leases           the tasks that are not terminal and have a lease, scored by leaseUntil
+ *   finished:<owner> the owner's finished tasks that hold an outcome, scored by a sequence number
+ *                    (the order they finished)
+ *   sizes:<owner>    a hash: for each of those, "<bytes of its outcome>:<its expireAt>"
  *   seq              the sequence number
  * Each sorted set (and the sequence) expires with the last task it names, so Redis frees them
  * once an owner's tasks are all gone, even when nobody lists them again. Ids whose task Redis
@@ -87,4 +90,43 @@ export const READ_MANY = new RedisScript(`
 local found = {}
 for i = 1, #KEYS do found[i] = redis.call('HGET', KEYS[i], 'json') end
 return found
+`);
+
+/**
+ * Counts a task that has just ended holding an outcome among its owner's finished ones, and takes
+ * out of the count the oldest ones beyond the bound (forgetting those past their expiry on the
+ * way). KEYS: finished, sizes, seq. ARGV: id, bytes, expireAt, now, maxCount, maxBytes. Answers
+ * the ids taken out, oldest first: the caller drops their outcomes.
+ */
+export const KEEP_FINISHED = new RedisScript(`${EXTEND}
+local id, at, now = ARGV[1], ARGV[3], tonumber(ARGV[4])
+redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), id)
+redis.call('HSET', KEYS[2], id, ARGV[2] .. ':' .. at)
+extend(KEYS[1], at)
+extend(KEYS[2], at)
+extend(KEYS[3], at)
+local live, sizes, count, total = {}, {}, 0, 0
+for _, each in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local entry = redis.call('HGET', KEYS[2], each)
+  local sep = entry and string.find(entry, ':', 1, true)
+  if sep and tonumber(string.sub(entry, sep + 1)) > now then
+    count = count + 1
+    live[count] = each
+    sizes[count] = tonumber(string.sub(entry, 1, sep - 1))
+    total = total + sizes[count]
+  else
+    redis.call('ZREM', KEYS[1], each)
+    redis.call('HDEL', KEYS[2], each)
+  end
+end
+local dropped = {}
+for i = 1, #live do
+  if count <= tonumber(ARGV[5]) and total <= tonumber(ARGV[6]) then break end
+  redis.call('ZREM', KEYS[1], live[i])
+  redis.call('HDEL', KEYS[2], live[i])
+  dropped[#dropped + 1] = live[i]
+  count = count - 1
+  total = total - sizes[i]
+end
+return dropped
 `);

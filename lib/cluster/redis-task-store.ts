@@ -1,10 +1,10 @@
 import { KeyedQueue } from './keyed-queue';
 import { PhantomError } from '../core/errors';
-import { isTerminal, type TaskChange, type TaskPage, type TaskRecord, type TaskStore } from '../protocol/seams/task-store';
+import { isTerminal, type FinishedBound, type TaskChange, type TaskPage, type TaskRecord, type TaskStore } from '../protocol/seams/task-store';
 import { viaRedis } from './redis-failure';
 import type { RedisLink } from './redis-link';
 import { DEFAULT_MAX_UPDATE_ATTEMPTS } from './redis-session-store';
-import { COMMIT, CREATE, READ_MANY } from './redis-task-scripts';
+import { COMMIT, CREATE, KEEP_FINISHED, READ_MANY } from './redis-task-scripts';
 
 /** Options of the Redis task store (`maxAbandonedPerCall` and `maxUpdateAttempts` are options of `redis()`). */
 export interface RedisTaskStoreOptions {
@@ -127,6 +127,13 @@ export class RedisTaskStore implements TaskStore {
     return tasks.filter((task) => !isTerminal(task.status) && task.leaseUntil !== undefined && task.leaseUntil < now);
   }
 
+  async keepFinished(task: TaskRecord, bytes: number, bound: FinishedBound): Promise<readonly string[]> {
+    const dropped = await viaRedis('Counting a finished task', () => KEEP_FINISHED.run(this.connections.commands, [
+      this.ownerKey('finished', task.owner), this.ownerKey('sizes', task.owner), this.seqKey,
+    ], [task.id, Math.max(0, Math.ceil(bytes)), expiryOf(task), this.now(), bound.count, bound.bytes]));
+    return dropped as string[];
+  }
+
   /** Nothing runs in the background; the connections stay open for their owner to close. */
   async close(): Promise<void> {
     await this.queues.drained();
@@ -167,6 +174,10 @@ export class RedisTaskStore implements TaskStore {
 
   private ownedKey(owner: string): string {
     return `${this.connections.prefix}{tasks}:owner:${owner}`;
+  }
+
+  private ownerKey(kind: 'finished' | 'sizes', owner: string): string {
+    return `${this.connections.prefix}{tasks}:${kind}:${owner}`;
   }
 
   private runningKey(owner: string): string {

@@ -156,8 +156,9 @@ describe('RedisTaskStore', () => {
         const now = Date.now();
         await a.create(taskRecord('t1', now, { ttlMs: 300, runner: 'a', leaseUntil: now + 100 }), 10);
         await a.create(taskRecord('t2', now, { ttlMs: 300 }), 10);
-        await a.update('t2', (current) => ({ ...current, status: 'completed', outcome: { result: { content: [] } } }));
-        expect(await keysUnderPrefix()).to.have.length.greaterThan(0);
+        const done = (await a.update('t2', (current) => ({ ...current, status: 'completed', outcome: { result: { content: [] } } })))!;
+        await a.keepFinished(done, 10, { count: 10, bytes: 1_000 });
+        expect(await keysUnderPrefix()).to.include.members([`${prefix}{tasks}:finished:alice`, `${prefix}{tasks}:sizes:alice`]);
         await eventually('Redis drops every key of the tasks', async () => (await keysUnderPrefix()).length === 0);
       });
     });

@@ -53,8 +53,16 @@ export interface TaskRecord {
   readonly inputResponses?: Readonly<Record<string, JsonObject>>;
   /** Input keys issued so far (the next key's number). */
   readonly issued?: number;
-  /** Set once the task is terminal, except when it was cancelled. */
+  /** Set once the task is terminal, except when it was cancelled, or when it was dropped since (`dropped`). */
   readonly outcome?: TaskOutcome;
+  /** Why the task's outcome is no longer kept (its owner's finished tasks held too much); absent while it is. */
+  readonly dropped?: string;
+}
+
+/** How much one owner's finished tasks may hold: outcomes kept, and their bytes. */
+export interface FinishedBound {
+  readonly count: number;
+  readonly bytes: number;
 }
 
 /**
@@ -92,6 +100,14 @@ export interface TaskStore {
   list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined>;
   /** Tasks not terminal whose runner's lease ended before `now` (their node stopped renewing it). */
   abandoned(now: number): Promise<readonly TaskRecord[]>;
+  /**
+   * Counts `task`, which has just ended holding an outcome of `bytes`, among its owner's finished
+   * tasks, and gives the ids of the oldest finished ones (in the order they finished, `task`
+   * itself possibly among them) whose outcomes must go so that the owner's kept ones stay within
+   * `bound`: they are no longer counted, and the caller drops their outcomes. Tasks past their
+   * ttl are not counted.
+   */
+  keepFinished(task: TaskRecord, bytes: number, bound: FinishedBound): Promise<readonly string[]>;
   /** Stops background work. */
   close(): Promise<void>;
 }
@@ -101,6 +117,8 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, TaskRecord>();
   /** Each owner's task ids, in creation order. */
   private readonly owned = new Map<string, Set<string>>();
+  /** Each owner's finished tasks holding an outcome, in the order they finished, with its bytes. */
+  private readonly finished = new Map<string, Map<string, number>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now, sweepMs = 10_000) {
@@ -150,6 +168,30 @@ export class InMemoryTaskStore implements TaskStore {
     return [...this.tasks.values()].filter((task) => !isTerminal(task.status) && task.leaseUntil !== undefined && task.leaseUntil < now && !this.expired(task));
   }
 
+  async keepFinished(task: TaskRecord, bytes: number, bound: FinishedBound): Promise<readonly string[]> {
+    let kept = this.finished.get(task.owner);
+    if (!kept) this.finished.set(task.owner, (kept = new Map()));
+    kept.set(task.id, bytes);
+    let count = 0;
+    let total = 0;
+    for (const [id, size] of kept) {
+      if (this.live(id)) {
+        count += 1;
+        total += size;
+      } else kept.delete(id);
+    }
+    const drop: string[] = [];
+    for (const [id, size] of kept) {
+      if (count <= bound.count && total <= bound.bytes) break;
+      kept.delete(id);
+      drop.push(id);
+      count -= 1;
+      total -= size;
+    }
+    if (kept.size === 0) this.finished.delete(task.owner);
+    return drop;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
   }
@@ -175,6 +217,9 @@ export class InMemoryTaskStore implements TaskStore {
       const ids = this.owned.get(task.owner);
       ids?.delete(id);
       if (ids?.size === 0) this.owned.delete(task.owner);
+      const kept = this.finished.get(task.owner);
+      kept?.delete(id);
+      if (kept?.size === 0) this.finished.delete(task.owner);
     }
   }
 }

@@ -140,7 +140,8 @@ export class SessionTasks implements TaskChannelHost {
     try {
       const task = await this.service.whenEnded(id, owner, cancellation);
       if (cancellation.aborted) return undefined;
-      return outcomeOf(found(task));
+      if (!task) throw ProtocolError.invalidParams(`Failed to retrieve task: Task not found (task ${id} expired before it ended: its ttl has passed)`);
+      return outcomeOf(task);
     } finally {
       streams.delete(exchange);
       if (streams.size === 0 && this.resultStreams.get(id) === streams) this.resultStreams.delete(id);
@@ -206,6 +207,7 @@ function outcomeOf(task: TaskRecord): Outcome {
     return { result: { ...outcome.result, _meta: meta } };
   }
   if (outcome && 'error' in outcome) return { error: outcome.error };
+  if (task.dropped !== undefined) return { error: { code: ErrorCode.InternalError, message: task.dropped, data: { taskId: task.id, resultDropped: true } } };
   return { error: { code: ErrorCode.InternalError, message: `Task ${task.id} was cancelled: it has no result` } };
 }
 

@@ -10,7 +10,7 @@ import { uniqueId } from '../../core/unique-id';
 import type { JsonObject } from '../../core/wire.types';
 import type { Outcome } from '../../router/router';
 import type { SessionBus } from '../seams/session-bus';
-import { isTerminal, type TaskInputRequest, type TaskPage, type TaskRecord, type TaskStatus, type TaskStore } from '../seams/task-store';
+import { isTerminal, type FinishedBound, type TaskInputRequest, type TaskPage, type TaskRecord, type TaskStatus, type TaskStore } from '../seams/task-store';
 import type { TaskLimits } from './task-options';
 
 /** What one call that may become a task is: whose, in which era, and how its handler will talk to the client. */
@@ -68,6 +68,9 @@ export class TaskService {
   /** This process, as the runner of its tasks. */
   readonly node = uniqueId();
   private readonly running = new Map<string, Running>();
+  /** Handlers running (or being started) on this node, by owner: they count until they end, whatever their record's ttl. */
+  private readonly handlers = new Map<string, number>();
+  private handlerTotal = 0;
   private readonly watchers = new Map<string, Set<() => void>>();
   private readonly changeListeners = new Set<(taskId: string) => void | Promise<void>>();
   private readonly clock: () => number;
@@ -96,9 +99,17 @@ export class TaskService {
     let resolveStarted!: (task: TaskRecord) => void;
     const started = new Promise<TaskRecord>((resolve) => (resolveStarted = resolve));
     const pending: { task?: TaskRecord } = {};
+    let release = () => {};
     const starter: TaskStarter = {
       start: async (): Promise<TaskSide> => {
-        const task = await this.create(call);
+        release = this.reserve(call.owner);
+        let task: TaskRecord;
+        try {
+          task = await this.create(call);
+        } catch (error) {
+          release();
+          throw error;
+        }
         const cancellation = new Cancellation();
         this.running.set(task.id, { cancellation });
         pending.task = task;
@@ -118,7 +129,10 @@ export class TaskService {
         outcome
           .then((ended) => this.end(task.id, ended))
           .catch((error: unknown) => this.deps.diagnostics.error('task outcome not stored', error))
-          .finally(() => this.running.delete(task.id));
+          .finally(() => {
+            this.running.delete(task.id);
+            release();
+          });
       },
     };
   }
@@ -207,6 +221,8 @@ export class TaskService {
         woken.stop();
         return cancellation.aborted ? undefined : task;
       }
+      // Expiry announces nothing: the waiter looks again once the record is past its ttl.
+      woken.until(expiryOf(task));
       await woken.promise;
     }
   }
@@ -243,6 +259,7 @@ export class TaskService {
           if (signal.reason === TIMED_OUT) throw new PhantomError('request_timeout', `The client did not answer ${method} in time`);
           throw new PhantomError('task_ended', `The task ended before the client answered ${method}`);
         }
+        woken.until(expiryOf(task));
         await woken.promise;
       }
     } finally {
@@ -313,7 +330,10 @@ export class TaskService {
     const { limits } = this.deps;
     const now = this.clock();
     const asked = call.ttlMs;
-    const ttlMs = asked === undefined || !Number.isFinite(asked) || asked <= 0 ? limits.defaultTtlMs : Math.min(Math.floor(asked), limits.maxTtlMs);
+    // The server grants the ttl: within [minTtlMs, maxTtlMs] (the task shows the granted one).
+    const ttlMs = asked === undefined || !Number.isFinite(asked) || asked <= 0
+      ? limits.defaultTtlMs
+      : Math.min(Math.max(Math.floor(asked), limits.minTtlMs), limits.maxTtlMs);
     const task: TaskRecord = {
       id: randomBytes(16).toString('hex'),
       owner: call.owner,
@@ -329,23 +349,70 @@ export class TaskService {
       leaseUntil: now + limits.leaseMs,
       issued: 0,
     };
-    if (!(await this.deps.store.create(task, limits.maxActivePerOwner))) {
-      throw new ProtocolError(ErrorCode.TooManyRequests, `Too many tasks: a caller may have at most ${limits.maxActivePerOwner} running; retry once one has ended`, { maxActiveTasks: limits.maxActivePerOwner });
-    }
+    if (!(await this.deps.store.create(task, limits.maxActivePerOwner))) throw tooManyForOwner(limits.maxActivePerOwner);
     return task;
+  }
+
+  /**
+   * Counts a handler about to run a task of `owner` on this node, or refuses it with -32010 when
+   * the owner (`maxActivePerOwner`) or the node (`maxRunningPerNode`) runs too many already; the
+   * function that stops counting it (once; later calls do nothing).
+   */
+  private reserve(owner: string): () => void {
+    const { maxActivePerOwner, maxRunningPerNode } = this.deps.limits;
+    const mine = this.handlers.get(owner) ?? 0;
+    if (mine >= maxActivePerOwner) throw tooManyForOwner(maxActivePerOwner);
+    if (this.handlerTotal >= maxRunningPerNode) {
+      throw new ProtocolError(ErrorCode.TooManyRequests, `Too many tasks: this server runs at most ${maxRunningPerNode} at once; retry once one has ended`, { maxRunningTasks: maxRunningPerNode });
+    }
+    this.handlers.set(owner, mine + 1);
+    this.handlerTotal += 1;
+    let counted = true;
+    return () => {
+      if (!counted) return;
+      counted = false;
+      this.handlerTotal -= 1;
+      const left = (this.handlers.get(owner) ?? 1) - 1;
+      if (left > 0) this.handlers.set(owner, left);
+      else this.handlers.delete(owner);
+    };
   }
 
   /** Stores how the call ended, unless its task is terminal already (a cancelled task stays cancelled). */
   private async end(id: string, outcome: Outcome): Promise<void> {
     const now = this.clock();
+    let stored = false;
     const task = await this.deps.store.update(id, (current) => {
-      if (isTerminal(current.status)) return undefined;
+      stored = !isTerminal(current.status);
+      if (!stored) return undefined;
       if ('error' in outcome) return { ...ended(current, 'failed', now, outcome.error.message), outcome: { error: outcome.error } };
       // 2025-11-25: a tool's error result fails its task; the extension keeps `failed` for protocol errors.
       const failed = current.era === 'session' && outcome.result.isError === true;
       return { ...ended(current, failed ? 'failed' : 'completed', now, failed ? 'The tool reported an error' : undefined), outcome: { result: outcome.result } };
     });
-    if (task) await this.announce(id);
+    if (!task) return;
+    await this.announce(id);
+    if (stored && task.outcome) await this.keepFinished(task).catch((error: unknown) => this.deps.diagnostics.error('finished task not counted', error));
+  }
+
+  /**
+   * Counts the task's outcome among its owner's finished ones; the oldest beyond
+   * `maxFinishedPerOwner` or `maxFinishedBytesPerOwner` lose theirs (the tasks stay, saying why).
+   */
+  private async keepFinished(task: TaskRecord): Promise<void> {
+    const { maxFinishedPerOwner, maxFinishedBytesPerOwner } = this.deps.limits;
+    const bound: FinishedBound = { count: maxFinishedPerOwner, bytes: maxFinishedBytesPerOwner };
+    const bytes = Buffer.byteLength(JSON.stringify(task.outcome)) + Buffer.byteLength(task.statusMessage ?? '');
+    const reason = `The task's result is no longer kept: its caller's finished tasks may keep at most ${maxFinishedPerOwner} results of ${maxFinishedBytesPerOwner} bytes in all, and newer ones took its place`;
+    const now = this.clock();
+    for (const id of await this.deps.store.keepFinished(task, bytes, bound)) {
+      const dropped = await this.deps.store.update(id, (current) => {
+        if (!current.outcome) return undefined;
+        const { outcome: _outcome, ...rest } = current;
+        return { ...rest, dropped: reason, statusMessage: reason, lastUpdatedAt: now };
+      });
+      if (dropped?.dropped !== undefined) await this.announce(id);
+    }
   }
 
   private async announce(id: string): Promise<void> {
@@ -382,21 +449,30 @@ export class TaskService {
     }
   }
 
-  /** Resolves on the task's next change (or when `cancellation` fires); `stop` lets it go unresolved. */
-  private nextChange(id: string, cancellation: Cancellation): { promise: Promise<void>; stop: () => void } {
+  /**
+   * Resolves on the task's next change (or when `cancellation` fires, or at the time `until` sets);
+   * `stop` lets it go unresolved.
+   */
+  private nextChange(id: string, cancellation: Cancellation): { promise: Promise<void>; stop: () => void; until: (at: number) => void } {
     let wake!: () => void;
     const promise = new Promise<void>((resolve) => (wake = resolve));
     let set = this.watchers.get(id);
     if (!set) this.watchers.set(id, (set = new Set()));
     set.add(wake);
     const unCancel = cancellation.onCancel(wake);
+    let timer: NodeJS.Timeout | undefined;
+    const until = (at: number) => {
+      timer = setTimeout(wake, Math.min(Math.max(0, at - this.clock()) + 1, MAX_TIMER_MS));
+      timer.unref();
+    };
     const stop = () => {
+      if (timer) clearTimeout(timer);
       unCancel();
       const current = this.watchers.get(id);
       current?.delete(wake);
       if (current?.size === 0) this.watchers.delete(id);
     };
-    return { promise: promise.then(stop), stop };
+    return { promise: promise.then(stop), stop, until };
   }
 
   /** Keeps this node's tasks from being taken for abandoned. */
@@ -429,6 +505,18 @@ export class TaskService {
 function ended(task: Readonly<TaskRecord>, status: TaskStatus, now: number, statusMessage?: string): TaskRecord {
   const { inputRequests: _requests, inputResponses: _responses, runner: _runner, leaseUntil: _lease, statusMessage: _message, ...rest } = task;
   return { ...rest, status, lastUpdatedAt: now, ...(statusMessage === undefined ? {} : { statusMessage }) };
+}
+
+/** The time a task's record goes (its ttl is from its creation, whatever its status). */
+function expiryOf(task: TaskRecord): number {
+  return task.createdAt + task.ttlMs;
+}
+
+/** The longest a timer may wait in Node (about 24.8 days); a wait past it simply looks again. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function tooManyForOwner(max: number): ProtocolError {
+  return new ProtocolError(ErrorCode.TooManyRequests, `Too many tasks: a caller may have at most ${max} running; retry once one has ended`, { maxActiveTasks: max });
 }
 
 /** What an input wait was cancelled with when its time ran out. */

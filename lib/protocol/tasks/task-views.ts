@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../core/error-codes';
 import type { JsonObject } from '../../core/wire.types';
 import type { TaskRecord } from '../seams/task-store';
 
@@ -43,6 +44,11 @@ export function detailedTaskView(task: TaskRecord): JsonObject {
   const outcome = task.outcome;
   if (task.status === 'completed' && outcome && 'result' in outcome) view.result = withoutRelatedTask(outcome.result);
   if (task.status === 'failed' && outcome && 'error' in outcome) view.error = outcome.error as unknown as JsonObject;
+  // A finished task whose result was dropped cannot show one: it shows the error that says why.
+  if (task.dropped !== undefined && !outcome && task.status !== 'cancelled') {
+    view.status = 'failed';
+    view.error = { code: ErrorCode.InternalError, message: task.dropped, data: { resultDropped: true } };
+  }
   return view;
 }
 

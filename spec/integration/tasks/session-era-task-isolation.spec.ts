@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { HttpListener, ListenOptions, PhantomServer, PhantomServerOptions } from '../../../lib';
+import { eventually } from '../../support/eventually';
 import { connectHttp } from '../support/sdk-clients';
 import { codeOf, lastOf, startTask, steer, taskServer } from './support/session-task-tools.fixture';
 
@@ -98,6 +99,10 @@ describe('tasks of 2025-11-25: whose they are, and how many (official SDK client
       expect(refused.type).to.equal('error');
       expect((refused.error as { code: number }).code).to.equal(-32010);
       await client.experimental.tasks.cancelTask(first.task.taskId);
+      // The handler of a cancelled task counts until it returns (this one ignores its signal until the gate opens).
+      steer.gate.open();
+      await steer.gate.entered;
+      await eventually('the handlers return', () => steer.returned === 2);
       expect((await startTask(client, 'slow')).task.status).to.equal('working');
     });
 

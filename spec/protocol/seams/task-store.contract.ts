@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { TaskChange, TaskRecord, TaskStatus, TaskStore } from '../../../lib';
+import type { FinishedBound, TaskChange, TaskRecord, TaskStatus, TaskStore } from '../../../lib';
 
 /** What the contract sets in each store it builds. */
 export interface TaskStoreSettings {
@@ -234,6 +234,60 @@ export function behavesAsTaskStore(harness: TaskStoreHarness): void {
       it('gives undefined', async () => {
         expect(await store.list(OWNER, 'b1', 2)).to.equal(undefined);
         expect(await store.list('bob', 't1', 2)).to.equal(undefined);
+      });
+    });
+  });
+
+  describe('#keepFinished', () => {
+    /** Stores `id` finished with an outcome (as the task service does), then counts it. */
+    async function finish(id: string, bytes: number, bound: FinishedBound, fields: Partial<TaskRecord> = {}, on: TaskStore = store) {
+      await on.create(taskRecord(id, time, fields), 100);
+      const done = (await on.update(id, (current) => ({ ...current, status: 'completed', outcome: { result: { content: [] } } })))!;
+      return on.keepFinished(done, bytes, bound);
+    }
+
+    context('when the owner\'s finished tasks stay within the bound', () => {
+      it('drops none', async () => {
+        const bound = { count: 2, bytes: 100 };
+        expect(await finish('t1', 50, bound)).to.deep.equal([]);
+        expect(await finish('t2', 50, bound, {}, peer)).to.deep.equal([]);
+      });
+    });
+
+    context('when one more finishes than bound.count', () => {
+      it('gives the oldest finished, on any node, once', async () => {
+        const bound = { count: 2, bytes: 1_000 };
+        await finish('t1', 1, bound);
+        await finish('t2', 1, bound, {}, peer);
+        expect(await finish('t3', 1, bound)).to.deep.equal(['t1']);
+        expect(await finish('t4', 1, bound, {}, peer)).to.deep.equal(['t2']);
+      });
+    });
+
+    context('when their bytes pass bound.bytes', () => {
+      it('gives the oldest until the rest fit, the new one too when it alone is over', async () => {
+        const bound = { count: 10, bytes: 100 };
+        await finish('t1', 40, bound);
+        await finish('t2', 40, bound);
+        expect(await finish('t3', 70, bound, {}, peer)).to.deep.equal(['t1', 't2']);
+        expect(await finish('t4', 101, bound)).to.deep.equal(['t3', 't4']);
+      });
+    });
+
+    context('when other owners\' tasks finished', () => {
+      it('does not count them', async () => {
+        const bound = { count: 1, bytes: 100 };
+        await finish('b1', 100, bound, { owner: 'bob' });
+        expect(await finish('t1', 100, bound)).to.deep.equal([]);
+      });
+    });
+
+    context('when finished tasks are past their ttl', () => {
+      it('no longer counts them', async () => {
+        const bound = { count: 1, bytes: 100 };
+        await finish('t1', 100, bound, { ttlMs: 1_000 });
+        elapse(1_000);
+        expect(await finish('t2', 100, bound, {}, peer)).to.deep.equal([]);
       });
     });
   });

@@ -1,5 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { DISCONNECTED_CHANNEL } from '../../../lib/context/client-channel';
 import { Cancellation } from '../../../lib/core/cancellation';
 import { SILENT_DIAGNOSTICS } from '../../../lib/core/diagnostics';
@@ -12,10 +15,10 @@ import { TaskService, type TaskCall } from '../../../lib/protocol/tasks/task-ser
 import { eventually } from '../../support/eventually';
 
 /** Two nodes' task services on one store and one bus: what replicas on Redis are, in one process. */
-function nodes(options: TaskOptions = {}) {
-  const store = new InMemoryTaskStore();
+function nodes(options: TaskOptions = {}, clock: () => number = Date.now) {
+  const store = new InMemoryTaskStore(clock);
   const bus = new InProcessSessionBus();
-  const make = () => new TaskService({ store, bus, diagnostics: SILENT_DIAGNOSTICS, limits: taskLimits(options) });
+  const make = () => new TaskService({ store, bus, diagnostics: SILENT_DIAGNOSTICS, limits: taskLimits(options), clock });
   const services = [make(), make()];
   return { store, a: services[0], b: services[1], close: () => Promise.all(services.map((service) => service.close())) };
 }
@@ -51,10 +54,11 @@ describe('TaskService', () => {
         expect(await cluster.b.get(task.id, 'principal:ada')).to.include({ status: 'working' });
       });
 
-      it('keeps the requested ttl within maxTtlMs, and gives defaultTtlMs when none was asked', async () => {
-        cluster = nodes({ defaultTtlMs: 5_000, maxTtlMs: 10_000 });
+      it('keeps the requested ttl within minTtlMs and maxTtlMs, and gives defaultTtlMs when none was asked', async () => {
+        cluster = nodes({ defaultTtlMs: 5_000, maxTtlMs: 10_000, minTtlMs: 1_000 });
         expect((await started(cluster.a, { ttlMs: 60_000 })).task.ttlMs).to.equal(10_000);
         expect((await started(cluster.a, { ttlMs: 2_000 })).task.ttlMs).to.equal(2_000);
+        expect((await started(cluster.a, { ttlMs: 1 })).task.ttlMs).to.equal(1_000);
         expect((await started(cluster.a)).task.ttlMs).to.equal(5_000);
         expect((await started(cluster.a, { ttlMs: -1 })).task.ttlMs).to.equal(5_000);
       });
@@ -68,6 +72,34 @@ describe('TaskService', () => {
         first.end({ result: { content: [] } });
         await eventually('the first ends', async () => (await cluster.a.get(first.id, CALL.owner))?.status === 'completed');
         await started(cluster.a);
+      });
+    });
+
+    context('when the records of the owner\'s running tasks expired (a short ttl)', () => {
+      it('still counts their handlers until they end', async () => {
+        let now = Date.now();
+        cluster = nodes({ maxActivePerOwner: 2, minTtlMs: 1 }, () => now);
+        const first = await started(cluster.a, { ttlMs: 1 });
+        await started(cluster.a, { ttlMs: 1 });
+        now += 10;
+        expect(await cluster.a.peek(first.id), 'the record is gone').to.equal(undefined);
+        const refused = await cluster.a.begin({ ...CALL, ttlMs: 1 }).starter.start().then(() => undefined, (error: unknown) => error);
+        expect(refused).to.deep.include({ code: -32010 });
+        first.end({ result: { content: [] } });
+        await eventually('its handler ended', async () => (await cluster.a.begin(CALL).starter.start().then(() => true, () => false)));
+      });
+    });
+
+    context('when the node runs maxRunningPerNode handlers, of any owners', () => {
+      it('refuses another with -32010 naming the limit, and takes one again once a handler ended', async () => {
+        cluster = nodes({ maxRunningPerNode: 2 });
+        const first = await started(cluster.a, { owner: 'session:1' });
+        await started(cluster.a, { owner: 'session:2' });
+        const refused = await cluster.a.begin({ ...CALL, owner: 'session:3' }).starter.start().then(() => undefined, (error: unknown) => error);
+        expect(refused).to.deep.include({ code: -32010, message: 'Too many tasks: this server runs at most 2 at once; retry once one has ended' });
+        expect(await started(cluster.b, { owner: 'session:3' }), 'another node has its own count').to.have.property('id');
+        first.end({ result: { content: [] } });
+        await eventually('a place frees up', async () => (await cluster.a.begin({ ...CALL, owner: 'session:3' }).starter.start().then(() => true, () => false)));
       });
     });
   });
@@ -188,6 +220,13 @@ describe('TaskService', () => {
       await cluster.b.cancel(id, CALL.owner);
       expect(await waiting).to.be.instanceOf(PhantomError).and.include({ code: 'task_ended' });
     });
+
+    it('gives up with task_ended when the task expires while it waits (expiry announces nothing)', async () => {
+      cluster = nodes({ minTtlMs: 1 });
+      const { id } = await started(cluster.a, { ttlMs: 200 });
+      const waiting = await cluster.a.ask(id, 'elicitation/create', {}, { signal: new AbortController().signal }).then(() => undefined, (error: unknown) => error);
+      expect(waiting).to.be.instanceOf(PhantomError).and.include({ code: 'task_ended' });
+    });
   });
 
   describe('#whenEnded', () => {
@@ -197,6 +236,57 @@ describe('TaskService', () => {
       const ended = cluster.b.whenEnded(id, CALL.owner, new Cancellation());
       end({ result: { content: [] } });
       expect((await ended)!.status).to.equal('completed');
+    });
+
+    it('resolves undefined once the task expired, on every node waiting', async () => {
+      cluster = nodes({ minTtlMs: 1 });
+      const { id } = await started(cluster.a, { ttlMs: 200 });
+      const waits = [cluster.a, cluster.b].map((node) => node.whenEnded(id, CALL.owner, new Cancellation()));
+      expect(await Promise.all(waits)).to.deep.equal([undefined, undefined]);
+    });
+  });
+
+  describe('finished tasks of one owner', () => {
+    const ended = (outcome: Outcome) => async (node: TaskService, owner = CALL.owner) => {
+      const task = await started(node, { owner });
+      task.end(outcome);
+      await eventually('it ends', async () => (await node.peek(task.id))?.outcome !== undefined || (await node.peek(task.id))?.dropped !== undefined);
+      return task.id;
+    };
+
+    context('when more hold outcomes than maxFinishedPerOwner', () => {
+      it('drops the oldest outcomes, keeps the tasks, and says why in dropped and statusMessage', async () => {
+        cluster = nodes({ maxFinishedPerOwner: 2 });
+        const done = ended({ result: { content: [] } });
+        const ids = [await done(cluster.a), await done(cluster.b), await done(cluster.a), await done(cluster.a, 'principal:grace')];
+        await eventually('the oldest is dropped', async () => (await cluster.a.peek(ids[0]))?.dropped !== undefined);
+        const oldest = (await cluster.b.peek(ids[0]))!;
+        expect(oldest).to.include({ status: 'completed' });
+        expect(oldest.outcome).to.equal(undefined);
+        expect(oldest.statusMessage).to.equal(oldest.dropped).and.match(/at most 2 results/);
+        for (const id of ids.slice(1)) expect((await cluster.a.peek(id))!.outcome, id).to.deep.equal({ result: { content: [] } });
+      });
+    });
+
+    context('when 40 outcomes of 1 MB each finish under maxFinishedBytesPerOwner of 4 MiB', () => {
+      it('holds about 4 MB of them after a forced GC, not 40', async () => {
+        setFlagsFromString('--expose-gc');
+        const gc = runInNewContext('gc') as () => void;
+        cluster = nodes({ maxFinishedBytesPerOwner: 4 * 1024 * 1024 });
+        gc();
+        const before = process.memoryUsage().heapUsed;
+        // Random hex: flat strings of their own (a repeated or padded string is a rope sharing its parts).
+        for (let i = 0; i < 40; i += 1) await ended({ result: { content: [{ type: 'text', text: randomBytes(500_000).toString('hex') }] } })(cluster.a);
+        const keptNow = async () => (await cluster.store.list(CALL.owner, undefined, 100))!.tasks.filter((task) => task.outcome).length;
+        // The last drops follow the last outcome; without a bound they never come, and the heap says so below.
+        await eventually('the oldest are dropped', async () => (await keptNow()) <= 4, 1_000).catch(() => undefined);
+        const kept = await keptNow();
+        gc();
+        gc();
+        const grown = process.memoryUsage().heapUsed - before;
+        expect(grown, `${grown} bytes more on the heap, ${kept} outcomes kept`).to.be.below(16 * 1024 * 1024);
+        expect(kept).to.equal(4);
+      });
     });
   });
 
