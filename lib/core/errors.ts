@@ -195,7 +195,7 @@ export class PhantomError extends Error {
  * `ctx.sleep` ends with `cancelled`), its session or task ended, or it never answered. No fault of the server, and a client can cause as
  * many as it likes, so they are reported at debug level only.
  */
-const CLIENT_CAUSED: ReadonlySet<string> = new Set(['request_aborted', 'request_timeout', 'session_closed', 'task_ended', 'cancelled']);
+const CLIENT_CAUSED: ReadonlySet<string> = new Set(['request_aborted', 'request_timeout', 'session_closed', 'task_ended', 'cancelled', 'pending_bytes']);
 
 /** Whether `error` is a wait on the client ended by the client (see `CLIENT_CAUSED`). */
 export function isClientCaused(error: unknown): error is PhantomError {

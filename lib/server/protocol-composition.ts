@@ -73,6 +73,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     requestTimeoutMs: options.requestTimeoutMs,
     maxInFlightPerSession: options.maxInFlightPerSession,
     maxSubscriptionsPerSession: options.maxSubscriptionsPerSession,
+    maxPendingBytesPerSession: options.maxPendingBytesPerSession,
     warningRateLimit: options.warningRateLimit,
   });
   const stateless = new StatelessEra({

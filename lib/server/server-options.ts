@@ -147,6 +147,14 @@ export interface PhantomServerOptions {
    */
   readonly maxSubscriptionsPerSession?: number;
   /**
+   * Bytes one session's unanswered server-to-client requests (elicitations, sampling, roots) may
+   * hold, counted as their params' JSON (default 8 MiB). Each keeps its message until the client
+   * answers, the request times out or the session ends; one that would go past it is not sent and
+   * `ctx.elicit` (or `sample`, `listRoots`) rejects with `pending_bytes`, which a tool reports as
+   * an `isError` result.
+   */
+  readonly maxPendingBytesPerSession?: number;
+  /**
    * Stateless era: `subscriptions/listen` streams open at once on this node (default 10,000);
    * more are refused with -32010 (HTTP 503) until one ends. Each holds a connection and its filter.
    */

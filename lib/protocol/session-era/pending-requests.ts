@@ -3,6 +3,9 @@ import type { JsonRpcResponse, RequestId } from '../../core/jsonrpc';
 import { uniqueId } from '../../core/unique-id';
 import type { JsonObject } from '../../core/wire.types';
 
+/** `maxPendingBytesPerSession`'s default. */
+export const DEFAULT_MAX_PENDING_BYTES_PER_SESSION = 8 * 1024 * 1024;
+
 interface Waiter {
   /** The method of the request to the client, so that its error says what failed. */
   readonly method: string;
@@ -16,9 +19,18 @@ interface Waiter {
  */
 export class PendingRequests {
   private readonly waiting = new Map<string, Waiter>();
+  /** The bytes of each session's requests still waiting (only sessions with some). */
+  private readonly held = new Map<string, number>();
   /** What every id this table makes starts with: unique to it among all nodes (and all servers of a process). */
   private readonly origin = `${uniqueId()}:`;
   private made = 0;
+
+  /**
+   * `maxBytesPerSession`: what one session's unanswered requests may hold, in bytes of their
+   * params (`maxPendingBytesPerSession`): each keeps its message until the client answers, the
+   * request times out or the session ends, and a client that never answers must not pin memory.
+   */
+  constructor(private readonly maxBytesPerSession = Infinity) {}
 
   /**
    * A fresh id for a request to the client, unique across nodes: the client may answer on any
@@ -39,11 +51,22 @@ export class PendingRequests {
     return id.startsWith(this.origin) ? 'here' : 'elsewhere';
   }
 
-  wait(sessionId: string, id: RequestId, method: string, timeoutMs: number | undefined, signal: AbortSignal): Promise<JsonObject> {
+  /**
+   * Waits for the client's answer to the request `id`, whose params take `bytes`. Throws at once,
+   * before the caller sends the request (`pending_bytes`), when the session's unanswered requests
+   * would hold more than the limit.
+   */
+  wait(sessionId: string, id: RequestId, method: string, timeoutMs: number | undefined, signal: AbortSignal, bytes = 0): Promise<JsonObject> {
     const key = keyOf(sessionId, id);
+    const held = this.held.get(sessionId) ?? 0;
+    if (bytes > 0 && held + bytes > this.maxBytesPerSession) {
+      throw new PhantomError('pending_bytes', `The client has not answered earlier requests of this session (${held} bytes waiting; at most ${this.maxBytesPerSession}): ${method} was not sent`);
+    }
+    if (bytes > 0) this.held.set(sessionId, held + bytes);
     return new Promise<JsonObject>((resolve, reject) => {
       const finish = () => {
-        this.waiting.delete(key);
+        if (!this.waiting.delete(key)) return;
+        this.release(sessionId, bytes);
         if (timer) clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
       };
@@ -55,14 +78,26 @@ export class PendingRequests {
         finish();
         reject(new PhantomError('request_timeout', `The client did not answer within ${timeoutMs} ms`));
       }, timeoutMs);
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
       this.waiting.set(key, {
         method,
         resolve: (result) => { finish(); resolve(result); },
         reject: (error) => { finish(); reject(error); },
       });
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /** What `wait` counts of a request's params: their length as JSON. */
+  static sizeOf(params: JsonObject): number {
+    return JSON.stringify(params).length;
+  }
+
+  private release(sessionId: string, bytes: number): void {
+    if (bytes === 0) return;
+    const left = (this.held.get(sessionId) ?? 0) - bytes;
+    if (left > 0) this.held.set(sessionId, left);
+    else this.held.delete(sessionId);
   }
 
   /** Completes the waiting request; `false` when nothing of that session waits for this id. */

@@ -4,7 +4,7 @@ import { notification, request } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
 import type { JsonObject, LoggingLevel } from '../../core/wire.types';
 import type { Exchange } from '../exchange';
-import type { PendingRequests } from './pending-requests';
+import { PendingRequests } from './pending-requests';
 import type { SessionState } from '../seams/session-state';
 
 /** What the channel needs from the session engine beyond the request's own exchange. */
@@ -36,7 +36,7 @@ export class SessionChannel implements ClientChannel {
 
   async request(method: Method, params: JsonObject, options: ChannelRequestOptions): Promise<JsonObject> {
     const id = this.host.pending.allocateId();
-    const answer = this.host.pending.wait(this.state.id, id, method, options.timeoutMs, options.signal);
+    const answer = this.host.pending.wait(this.state.id, id, method, options.timeoutMs, options.signal, PendingRequests.sizeOf(params));
     if (method === Method.ElicitationCreate && params.mode === 'url' && typeof params.elicitationId === 'string') {
       this.host.trackUrlElicitation(params.elicitationId, this.state.id, this.exchange);
     }

@@ -18,7 +18,7 @@ import type { SessionState } from '../seams/session-state';
 import { DEFAULT_SESSION_IDLE_MS, type SessionStore } from '../seams/session-store';
 import { negotiateVersion } from '../versions';
 import { LIFECYCLE_HANDLERS, type LifecycleDeps, type LifecycleMethod } from './lifecycle.handlers';
-import { PendingRequests } from './pending-requests';
+import { DEFAULT_MAX_PENDING_BYTES_PER_SESSION, PendingRequests } from './pending-requests';
 import { SessionChannel, type ChannelHost } from './session-channel';
 import { StandaloneHolds } from './standalone-holds';
 import { UrlElicitations } from './url-elicitations';
@@ -65,6 +65,8 @@ export interface SessionEngineOptions {
   readonly maxInFlightPerSession?: number;
   /** Resources one session may be subscribed to at once (default 1,000); more are refused with -32602. */
   readonly maxSubscriptionsPerSession?: number;
+  /** Bytes one session's unanswered server-to-client requests may hold (default 8 MiB). */
+  readonly maxPendingBytesPerSession?: number;
   /** Warnings a client can cause: at most this many lines of one kind per window (default 10 a minute). */
   readonly warningRateLimit?: WarningRateLimit;
 }
@@ -95,7 +97,7 @@ const ON_SESSION_MESSAGE: OnSessionMessage = Object.freeze({
  * answer, a cancellation, a notification for its stream, its end) reaches it here.
  */
 export class SessionEngine implements ChannelHost {
-  readonly pending = new PendingRequests();
+  readonly pending: PendingRequests;
   readonly running: RunningRequests;
   readonly events: ServerEvents;
   /** Which node holds each session's standalone stream (HTTP: the GET stream, wherever its client reconnects). */
@@ -129,6 +131,7 @@ export class SessionEngine implements ChannelHost {
     this.lifecycle = { resources: deps.router, maxSubscriptions: options.maxSubscriptionsPerSession ?? 1000 };
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.maxInFlightPerSession = options.maxInFlightPerSession ?? 100;
+    this.pending = new PendingRequests(options.maxPendingBytesPerSession ?? DEFAULT_MAX_PENDING_BYTES_PER_SESSION);
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.maxSessions = options.maxSessions ?? 10_000;
     this.standalone = new StandaloneHolds({ bus: this.bus, events: this.events, listen: (id) => this.hold(id), diagnostics: this.diagnostics });

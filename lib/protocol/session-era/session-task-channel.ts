@@ -5,7 +5,7 @@ import type { Method, Notification } from '../../core/methods';
 import type { JsonObject, LoggingLevel } from '../../core/wire.types';
 import type { TaskService } from '../tasks/task-service';
 import { RELATED_TASK } from '../tasks/task-views';
-import type { PendingRequests } from './pending-requests';
+import { PendingRequests } from './pending-requests';
 import type { SessionState } from '../seams/session-state';
 
 /** What a task's channel needs from the session era. */
@@ -44,7 +44,7 @@ export class SessionTaskChannel implements ClientChannel {
     const key = await this.tasks.openInput(this.taskId, method, params, options.key);
     const id = this.host.pending.allocateId();
     try {
-      const answer = this.host.pending.wait(this.state.id, id, method, options.timeoutMs, options.signal);
+      const answer = this.host.pending.wait(this.state.id, id, method, options.timeoutMs, options.signal, PendingRequests.sizeOf(params));
       this.host.sendForTask(this.taskId, this.state.id, request(id, method, this.related(params)));
       return await answer;
     } finally {
