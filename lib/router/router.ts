@@ -1,6 +1,7 @@
 import { Context } from '../context/context';
 import type { Diagnostics } from '../core/diagnostics';
 import { resourceNotFound, toErrorObject, type ErrorObject } from '../core/error-mapper';
+import { ErrorCode } from '../core/error-codes';
 import { InsufficientScopeError, ProtocolError } from '../core/errors';
 import { missingScopes } from '../core/auth-info';
 import type { Method } from '../core/methods';
@@ -31,8 +32,22 @@ export interface RouterOptions {
   readonly maxUriLength: number;
   /** Items any one array in a tool's arguments may hold (`maxArrayItems`). */
   readonly maxArrayItems: number;
+  /** Requests this node may be answering at once, whichever session or caller sent them (`maxInFlightPerNode`). */
+  readonly maxInFlightPerNode?: number;
   /** Builds a guard or interceptor class named in `use` or a decorator (from the server's container). */
   readonly resolve: (cls: Constructor) => object;
+}
+
+/** `maxInFlightPerNode`'s default. */
+export const DEFAULT_MAX_IN_FLIGHT_PER_NODE = 10_000;
+
+/** A request beyond what this node may be answering at once. */
+function busyNode(limit: number): ErrorObject {
+  return {
+    code: ErrorCode.TooManyRequests,
+    message: `Too many requests in flight: this server is answering ${limit} already; retry when one has finished`,
+    data: { maxInFlightPerNode: limit },
+  };
 }
 
 /** The pipeline a protocol-owned method takes: its kind and name, for the guards and interceptors. */
@@ -51,9 +66,13 @@ export class Router {
   private readonly diagnostics: Diagnostics;
   private readonly members: PipelineMembers;
   private readonly pipelines: Pipelines;
+  private readonly maxInFlight: number;
+  /** Requests being answered now (`handle`), in every session and era. */
+  private inFlight = 0;
 
   constructor(private readonly options: RouterOptions) {
     this.diagnostics = options.diagnostics;
+    this.maxInFlight = options.maxInFlightPerNode ?? DEFAULT_MAX_IN_FLIGHT_PER_NODE;
     this.members = new PipelineMembers(options.resolve);
     this.pipelines = new Pipelines(this.members, options.diagnostics);
     const deps: HandlerDeps = { ...options, pipelines: this.pipelines };
@@ -110,8 +129,14 @@ export class Router {
     return missing.length === 0 ? undefined : new InsufficientScopeError(required, missing, uri);
   }
 
-  /** Answers one request. Whatever the input, the outcome is a result or an error object. */
+  /**
+   * Answers one request. Whatever the input, the outcome is a result or an error object. A request
+   * counts against `maxInFlightPerNode` until its handler ends (a call that became a task, until
+   * the task's handler ends): each session's cap times the sessions open is no bound for a node.
+   */
   async handle(method: string, params: unknown, ctx: Context = new Context()): Promise<Outcome> {
+    if (this.inFlight >= this.maxInFlight) return { error: busyNode(this.maxInFlight) };
+    this.inFlight += 1;
     try {
       const handler = this.table.get(method);
       if (!handler) throw ProtocolError.methodNotFound(method);
@@ -121,6 +146,8 @@ export class Router {
       return { result: await handler((params ?? {}) as JsonObject, ctx) };
     } catch (error) {
       return { error: toErrorObject(error, method, this.diagnostics) };
+    } finally {
+      this.inFlight -= 1;
     }
   }
 

@@ -71,6 +71,7 @@ export class PhantomServer {
       visible: options.visible ?? EVERYTHING_VISIBLE,
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
       maxArrayItems: options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS,
+      maxInFlightPerNode: options.maxInFlightPerNode,
       resolve: this.resolve,
     });
     // Outermost: registered before anything `use()` adds, so it times and records all of it.

@@ -141,6 +141,13 @@ export interface PhantomServerOptions {
    */
   readonly maxInFlightPerSession?: number;
   /**
+   * Requests this node may be answering at once, across every session and caller of both eras
+   * (default 10,000): a request counts until its handler ends (a call that became a task, until
+   * the task's handler ends). Past it, -32010 (`data.maxInFlightPerNode`): each session's own cap
+   * times the sessions open is no bound for the node.
+   */
+  readonly maxInFlightPerNode?: number;
+  /**
    * Resources one session may be subscribed to at once (default 1,000): a template matches any
    * number of URIs, and each subscription is kept with the session. `resources/subscribe` beyond
    * it is refused with -32602 (`data.maxSubscriptionsPerSession`) until the client unsubscribes.
