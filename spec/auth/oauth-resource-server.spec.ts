@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createServer } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { base64url, decodeJwt } from 'jose';
 import {
@@ -36,6 +36,31 @@ async function closedPort(): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
+}
+
+/**
+ * Writes a syntactically valid key set of `size` bytes (no keys, a long padding member), 64 KiB at a
+ * time as the client takes them; resolves with the bytes written once the client finished or left.
+ */
+function streamHugeKeySet(res: ServerResponse, size: number): Promise<number> {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const head = '{"keys":[],"padding":"';
+  const tail = '"}';
+  let sent = 0;
+  return new Promise((resolve) => {
+    res.on('close', () => resolve(sent));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write(head);
+    sent += head.length;
+    const more = (): void => {
+      while (!res.destroyed && sent + chunk.length + tail.length < size) {
+        sent += chunk.length;
+        if (!res.write(chunk)) { res.once('drain', more); return; }
+      }
+      if (!res.destroyed) res.end(tail);
+    };
+    more();
+  });
 }
 
 describe('oauthResourceServer', () => {
@@ -291,6 +316,64 @@ describe('oauthResourceServer', () => {
         const server = resourceServer({ fetch: impostor, diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } } });
         expect(await decide(server, await as.token({ resource: RESOURCE }))).to.deep.include({ status: 503 });
         expect(errors.join('\n')).to.contain('names the issuer "https://evil.example"');
+      });
+    });
+    context('when the authorization server sends a document larger than maxDocumentBytes', () => {
+      const HUGE = 50 * 1024 * 1024;
+      let keyServer: Server;
+      let keysUrl: string;
+      let huge: boolean;
+      let written: Promise<number>;
+
+      /** Serves the fixture's keys, or (when `huge`) a 50 MB JSON key set made as it is sent, counting the bytes it gets to write. */
+      before(async () => {
+        keyServer = createServer((req, res) => {
+          if (!huge) {
+            void fetch(`${as.issuer}/jwks`).then(async (answer) => res.end(await answer.text()));
+            return;
+          }
+          written = streamHugeKeySet(res, HUGE);
+        });
+        await new Promise<void>((resolve) => keyServer.listen(0, '127.0.0.1', resolve));
+        keysUrl = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}/jwks`;
+      });
+      after(async () => {
+        keyServer.closeAllConnections();
+        await new Promise<void>((resolve) => keyServer.close(() => resolve()));
+      });
+      beforeEach(() => { huge = false; });
+
+      it('stops reading it early, reports it, and keeps verifying with the keys it had', async () => {
+        const errors: string[] = [];
+        const server = resourceServer({
+          jwksUri: keysUrl, jwksMaxAgeSec: 60, cacheMaxEntries: 0, maxDocumentBytes: 64 * 1024,
+          diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } },
+        });
+        expect((await decide(server, await as.token({ resource: RESOURCE }))).allow).to.equal(true);
+        huge = true;
+        now += 61_000;
+        expect((await decide(server, await as.token({ resource: RESOURCE }))).allow).to.equal(true);
+        expect(await written).to.be.below(HUGE / 4);
+        expect(errors.join('\n')).to.contain('more than the 65536 bytes allowed (maxDocumentBytes)');
+      });
+
+      it('refuses a declared Content-Length past the cap without reading the body', async () => {
+        const errors: string[] = [];
+        const declared: typeof fetch = async () => new Response('{"keys":[]}'.padEnd(2048, ' '), { status: 200, headers: { 'content-length': '2048' } });
+        const server = resourceServer({
+          jwksUri: keysUrl, fetch: declared, maxDocumentBytes: 1024,
+          diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } },
+        });
+        expect(await decide(server, await as.token({ resource: RESOURCE }))).to.deep.include({ allow: false, status: 503 });
+        expect(errors.join('\n')).to.contain('answered a body of 2048 bytes, more than the 1024 bytes allowed');
+      });
+
+      it('refuses oversized metadata the same way (503, reported)', async () => {
+        const errors: string[] = [];
+        const bloated: typeof fetch = async () => new Response(JSON.stringify({ issuer: as.issuer, jwks_uri: keysUrl, padding: 'x'.repeat(4096) }), { status: 200 });
+        const server = resourceServer({ fetch: bloated, maxDocumentBytes: 1024, diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } } });
+        expect(await decide(server, await as.token({ resource: RESOURCE }))).to.deep.include({ allow: false, status: 503 });
+        expect(errors.join('\n')).to.contain('more than the 1024 bytes allowed (maxDocumentBytes)');
       });
     });
   });
