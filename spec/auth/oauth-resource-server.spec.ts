@@ -166,6 +166,18 @@ describe('oauthResourceServer', () => {
         await expectInvalidToken(resourceServer(), token, 'The access token was not issued by the expected authorization server');
       });
 
+      it('refuses a token issued in the future, beyond clockToleranceSec', async () => {
+        const nowSec = Math.floor(now / 1000);
+        const token = await as.sign({ iss: as.issuer, aud: RESOURCE, sub: 'mallory', scope: 'notes:read', iat: nowSec + 3600, exp: nowSec + 7200 });
+        await expectInvalidToken(resourceServer(), token, 'The access token was issued in the future');
+      });
+
+      it('accepts a token issued within clockToleranceSec ahead of this clock', async () => {
+        const nowSec = Math.floor(now / 1000);
+        const token = await as.sign({ iss: as.issuer, aud: RESOURCE, sub: 'user', scope: 'notes:read', iat: nowSec + 20, exp: nowSec + 600 });
+        expect((await decide(resourceServer({ clockToleranceSec: 30 }), token)).allow).to.equal(true);
+      });
+
       it('refuses an unsigned token (alg none)', async () => {
         const claims = { iss: as.issuer, aud: RESOURCE, sub: 'mallory', scope: 'notes:read notes:write', exp: Math.floor(now / 1000) + 600 };
         const token = `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'at+jwt' }))}.${base64url.encode(JSON.stringify(claims))}.`;
@@ -268,6 +280,13 @@ describe('oauthResourceServer', () => {
         const decision = await decide(resourceServer({ introspection: introspection() }), 'not-a-token-the-server-issued');
         expect(decision).to.deep.include({ status: 401 });
         expect((decision as { wwwAuthenticate: string }).wwwAuthenticate).to.contain('error="invalid_token", error_description="The access token is not active"');
+      });
+
+      it('refuses an active token the server says was issued in the future', async () => {
+        const iat = Math.floor(now / 1000) + 3600;
+        const answer: typeof fetch = async () => new Response(JSON.stringify({ active: true, iss: as.issuer, aud: RESOURCE, sub: 'user', iat, exp: iat + 600 }), { status: 200 });
+        const decision = await decide(resourceServer({ introspection: introspection(), fetch: answer }), 'an-opaque-token');
+        expect((decision as { wwwAuthenticate: string }).wwwAuthenticate).to.contain('error_description="The access token was issued in the future"');
       });
 
       it('refuses an active token issued for another resource', async () => {
