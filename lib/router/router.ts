@@ -29,6 +29,8 @@ export interface RouterOptions {
   readonly visible: Visibility;
   /** Longest resource URI a request may name (`maxUriLength`). */
   readonly maxUriLength: number;
+  /** Whether a template value may decode to a control character (`allowTemplateControlChars`). */
+  readonly allowTemplateControlChars: boolean;
   /** Builds a guard or interceptor class named in `use` or a decorator (from the server's container). */
   readonly resolve: (cls: Constructor) => object;
 }

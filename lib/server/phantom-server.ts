@@ -69,6 +69,7 @@ export class PhantomServer {
       diagnostics: this.diagnostics,
       visible: options.visible ?? EVERYTHING_VISIBLE,
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
+      allowTemplateControlChars: options.allowTemplateControlChars ?? false,
       resolve: this.resolve,
     });
     // Outermost: registered before anything `use()` adds, so it times and records all of it.

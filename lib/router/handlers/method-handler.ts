@@ -21,6 +21,8 @@ export interface HandlerDeps {
   readonly visible: Visibility;
   /** Longest resource URI a request may name (`maxUriLength`). */
   readonly maxUriLength: number;
+  /** Whether a template value may decode to a control character (`allowTemplateControlChars`). */
+  readonly allowTemplateControlChars: boolean;
   /** The compiled operation pipelines: every handler serves its method through one. */
   readonly pipelines: Pipelines;
 }
