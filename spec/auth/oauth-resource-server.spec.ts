@@ -376,6 +376,26 @@ describe('oauthResourceServer', () => {
         expect(errors.join('\n')).to.contain('more than the 65536 bytes allowed (maxDocumentBytes)');
       });
 
+      it('gives up on a document whose body stops arriving, within timeoutMs', async () => {
+        const errors: string[] = [];
+        const trickle = createServer((_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"keys":[');
+        });
+        await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+        try {
+          const server = resourceServer({
+            jwksUri: `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/jwks`, timeoutMs: 100,
+            diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } },
+          });
+          expect(await decide(server, await as.token({ resource: RESOURCE }))).to.deep.include({ allow: false, status: 503 });
+          expect(errors.join('\n')).to.contain('the JSON Web Key Set could not be fetched');
+        } finally {
+          trickle.closeAllConnections();
+          await new Promise<void>((resolve) => trickle.close(() => resolve()));
+        }
+      });
+
       it('refuses a declared Content-Length past the cap without reading the body', async () => {
         const errors: string[] = [];
         const declared: typeof fetch = async () => new Response('{"keys":[]}'.padEnd(2048, ' '), { status: 200, headers: { 'content-length': '2048' } });
