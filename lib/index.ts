@@ -44,7 +44,8 @@ export type { StreamConnection } from './transport/pipe/stream-connection';
 export { StreamableHttpHandler } from './transport/http/streamable-http.handler';
 export type { HttpOptions, ListenOptions } from './transport/http/http-options';
 export type { Authenticate, AuthDecision, AuthRequest } from './core/auth-decision';
-export type { HttpListener } from './transport/http/http-listener';
+export { requestDeadlines, type HttpListener } from './transport/http/http-listener';
+export { hostAllowed } from './transport/http/request-guards';
 export { expressJsonErrors } from './transport/http/hosts/express-json-errors';
 export { fastifyJsonErrors } from './transport/http/hosts/fastify-json-errors';
 export type {

@@ -31,8 +31,8 @@ const DESCRIPTIONS: ReadonlyArray<readonly [Function, string]> = [
 /**
  * Verifies a JWT access token (RFC 9068): its signature with the authorization server's keys
  * and one of the allowed algorithms, its issuer, an audience equal to this resource's identifier
- * (RFC 8707: a token minted for another resource is refused), `exp` (required) and `nbf` within the
- * clock tolerance, and its `typ`. Rejects with `TokenRejectedError`, or with the authorization
+ * (RFC 8707: a token minted for another resource is refused), `exp` (required), `nbf` and `iat`
+ * (not in the future) within the clock tolerance, and its `typ`. Rejects with `TokenRejectedError`, or with the authorization
  * server's unavailability when its keys could not be fetched.
  */
 export async function verifyJwt(token: string, key: JWTVerifyGetKey, checks: JwtChecks): Promise<AuthInfo> {
@@ -45,6 +45,11 @@ export async function verifyJwt(token: string, key: JWTVerifyGetKey, checks: Jwt
       currentDate: new Date(checks.now()),
       requiredClaims: ['exp'],
     });
+    // jose checks `iat` only against a maximum age: a token minted in the future (a forged or
+    // misconfigured clock) would otherwise pass, and outlive its intended lifetime.
+    if (typeof payload.iat === 'number' && payload.iat > checks.now() / 1000 + checks.clockToleranceSec) {
+      throw new TokenRejectedError('The access token was issued in the future', 'iat in the future');
+    }
     const typ = protectedHeader.typ?.toLowerCase();
     if (typ !== undefined && !ACCESS_TOKEN_TYPES.has(typ)) throw new TokenRejectedError('The token is not an access token', `typ ${protectedHeader.typ}`);
     return authInfoOf(payload as Record<string, unknown>, checks.issuer, checks.scopesOf);

@@ -80,7 +80,7 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
   const settings = { ...RESOURCE_SERVER_DEFAULTS, ...definedOnly(options) };
   const now = options.now ?? Date.now;
   const diagnostics = options.diagnostics ?? STDERR_DIAGNOSTICS;
-  const http: AuthorizationServerHttp = { fetch: options.fetch ?? fetch, timeoutMs: settings.timeoutMs };
+  const http: AuthorizationServerHttp = { fetch: options.fetch ?? fetch, timeoutMs: settings.timeoutMs, maxBytes: settings.maxDocumentBytes };
   const retryAfterMs = settings.retryAfterSec * 1000;
   const report = (error: AuthorizationServerUnavailableError) => diagnostics.error(`oauthResourceServer: ${error.message}`);
   const requiredScopes = Object.freeze([...(options.requiredScopes ?? [])]);

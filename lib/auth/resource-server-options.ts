@@ -51,8 +51,14 @@ export interface OAuthResourceServerOptions {
   readonly resourceDocumentation?: string;
   /** Where a token's scopes are read from (default: `scope`, else `scp`). Entra ID app-only tokens carry `roles`: `(claims) => (claims.roles as string[] | undefined) ?? []`. */
   readonly scopesOf?: ScopesOf;
-  /** Deadline of each request to the authorization server, in ms (default 5000). */
+  /** Deadline of each request to the authorization server, in ms (default 5000), body included. */
   readonly timeoutMs?: number;
+  /**
+   * Largest document read from the authorization server (metadata, keys, introspection answer), in
+   * bytes (default 524,288: 512 KiB). A larger one is refused unread past the cap, reported, and the
+   * keys already fetched stay in use.
+   */
+  readonly maxDocumentBytes?: number;
   /**
    * After a failed request to the authorization server, how long requests that need it are
    * answered 503 at once (with this `Retry-After`) before it is asked again, in seconds (default 5).
@@ -85,6 +91,7 @@ export const DEFAULT_ALGORITHMS: readonly string[] = Object.freeze([
 export const RESOURCE_SERVER_DEFAULTS = Object.freeze({
   clockToleranceSec: 30,
   timeoutMs: 5000,
+  maxDocumentBytes: 512 * 1024,
   retryAfterSec: 5,
   jwksCooldownSec: 30,
   jwksMaxAgeSec: 600,
@@ -149,7 +156,7 @@ function algorithmProblems(algorithms: readonly string[] | undefined): string[] 
 }
 
 const NUMBERS: ReadonlyArray<readonly [keyof typeof RESOURCE_SERVER_DEFAULTS, number]> = [
-  ['clockToleranceSec', 0], ['timeoutMs', 1], ['retryAfterSec', 0], ['jwksCooldownSec', 0], ['jwksMaxAgeSec', 0],
+  ['clockToleranceSec', 0], ['timeoutMs', 1], ['maxDocumentBytes', 1], ['retryAfterSec', 0], ['jwksCooldownSec', 0], ['jwksMaxAgeSec', 0],
   ['cacheMaxEntries', 0], ['introspectionCacheTtlSec', 0], ['maxTokenLength', 1],
 ];
 

@@ -48,6 +48,7 @@ export async function introspect(http: AuthorizationServerHttp, options: Introsp
   if (body.iss !== undefined && body.iss !== checks.issuer) throw new TokenRejectedError('The access token was not issued by the expected authorization server', 'introspection: iss');
   if (!audiencesOf(body.aud).includes(checks.audience)) throw new TokenRejectedError('The access token was not issued for this resource', 'introspection: aud');
   if (typeof body.exp === 'number' && body.exp + checks.clockToleranceSec <= checks.now() / 1000) throw new TokenRejectedError('The access token expired', 'introspection: exp');
+  if (typeof body.iat === 'number' && body.iat > checks.now() / 1000 + checks.clockToleranceSec) throw new TokenRejectedError('The access token was issued in the future', 'introspection: iat');
   return authInfoOf(body, checks.issuer, checks.scopesOf);
 }
 

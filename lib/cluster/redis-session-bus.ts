@@ -16,6 +16,12 @@ export interface RedisSessionBusOptions {
    * dropped by a receiver.
    */
   readonly maxMessageBytes?: number;
+  /**
+   * A secret every replica is given (at least 32 bytes; never stored in Redis): messages are then
+   * signed with it (HMAC-SHA256 over channel and message) and those without a valid signature are
+   * dropped and reported. Without it, anyone who can PUBLISH to the Redis can speak for a node.
+   */
+  readonly secret?: string | Buffer;
   /** Where dropped messages are reported (default stderr). */
   readonly diagnostics?: Diagnostics;
   /** How many reports of dropped messages go out per window (default 10 a minute). */
@@ -65,7 +71,7 @@ export class RedisSessionBus implements SessionBus {
     ({ commands: this.commands, subscriber: this.subscriber, channels: this.channels } = connections);
     this.sessionChannelPrefix = `${connections.prefix}bus:session:`;
     this.broadcastChannel = `${connections.prefix}bus:broadcast`;
-    this.codec = new BusMessageCodec(maxMessageBytes);
+    this.codec = new BusMessageCodec(maxMessageBytes, busSecret(options.secret));
     this.warnings = new WarningThrottle(options.diagnostics ?? STDERR_DIAGNOSTICS, options.warningRateLimit);
     this.subscriber.on('ready', this.retry);
   }
@@ -76,7 +82,7 @@ export class RedisSessionBus implements SessionBus {
 
   subscribe(sessionId: string, listener: SessionListener): BusSubscription {
     return this.listen(this.sessionChannelPrefix + sessionId, sessionLabel(sessionId), (text) => {
-      const decoded = this.codec.decodeSession(text);
+      const decoded = this.codec.decodeSession(text, this.sessionChannelPrefix + sessionId);
       if ('refused' in decoded) this.dropped(decoded.refused, 'a session channel');
       else call(listener, decoded.message);
     });
@@ -88,7 +94,7 @@ export class RedisSessionBus implements SessionBus {
 
   onBroadcast(listener: ServerListener): BusSubscription {
     return this.listen(this.broadcastChannel, 'the broadcast channel', (text) => {
-      const decoded = this.codec.decodeServer(text);
+      const decoded = this.codec.decodeServer(text, this.broadcastChannel);
       if ('refused' in decoded) this.dropped(decoded.refused, 'the broadcast channel');
       else call(listener, decoded.message);
     });
@@ -104,7 +110,7 @@ export class RedisSessionBus implements SessionBus {
 
   private async send(channel: string, message: SessionMessage | ServerMessage, to: string): Promise<void> {
     if (this.closed) throw new PhantomError('redis_bus_closed', `The session bus is closed: "${message.kind}" to ${to} was not sent`);
-    const encoded = this.codec.encode(message);
+    const encoded = this.codec.encode(message, channel);
     if ('refused' in encoded) throw new PhantomError('redis_bus_message_too_large', `The session bus did not send "${message.kind}" to ${to}: ${encoded.refused}`);
     try {
       await this.commands.publish(channel, encoded.text);
@@ -131,6 +137,16 @@ export class RedisSessionBus implements SessionBus {
   private dropped(why: string, where: string): void {
     this.warnings.warn('bus message dropped', `session bus: dropped ${why} on ${where}`);
   }
+}
+
+/** The bus secret as bytes; one shorter than 32 bytes is refused (a guessable secret protects nothing). */
+function busSecret(secret: string | Buffer | undefined): Buffer | undefined {
+  if (secret === undefined) return undefined;
+  const bytes = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
+  if (!Buffer.isBuffer(bytes) || bytes.length < 32) {
+    throw new PhantomError('redis_bus_invalid', 'RedisSessionBus: the bus secret must be at least 32 bytes (e.g. openssl rand -base64 32)');
+  }
+  return bytes;
 }
 
 /** Enough of a session id to tell sessions apart in a report, not enough to use it. */

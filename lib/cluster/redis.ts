@@ -15,6 +15,13 @@ export interface RedisOptions extends RedisSettings, RedisEventStoreOptions, Pic
   Pick<RedisTaskStoreOptions, 'maxAbandonedPerCall'> {
   /** The largest bus message, in bytes of JSON (default `DEFAULT_BUS_MAX_MESSAGE_BYTES`, 4 MiB + 1 KiB). */
   readonly maxBusMessageBytes?: RedisSessionBusOptions['maxMessageBytes'];
+  /**
+   * A secret shared by every replica through their configuration (at least 32 bytes; never put
+   * in Redis), e.g. `process.env.MCP_BUS_SECRET`: bus messages are signed with it and those
+   * without a valid signature are dropped, so a client of the Redis without it cannot send the
+   * replicas' clients notifications or answers. Default: none (messages are only checked for shape).
+   */
+  readonly busSecret?: RedisSessionBusOptions['secret'];
 }
 
 /**
@@ -65,7 +72,7 @@ class RedisStores implements SharedStores {
   }
 
   bus({ diagnostics }: BusSettings): SessionBus {
-    return new RedisSessionBus(this.connections, { maxMessageBytes: this.settings.maxBusMessageBytes, diagnostics });
+    return new RedisSessionBus(this.connections, { maxMessageBytes: this.settings.maxBusMessageBytes, secret: this.settings.busSecret, diagnostics });
   }
 
   ready(): Promise<boolean> {

@@ -34,6 +34,8 @@ export interface RouterOptions {
   readonly maxArrayItems: number;
   /** Requests this node may be answering at once, whichever session or caller sent them (`maxInFlightPerNode`). */
   readonly maxInFlightPerNode?: number;
+  /** Whether a template value may decode to a control character (`allowTemplateControlChars`). */
+  readonly allowTemplateControlChars: boolean;
   /** Builds a guard or interceptor class named in `use` or a decorator (from the server's container). */
   readonly resolve: (cls: Constructor) => object;
 }

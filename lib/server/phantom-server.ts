@@ -72,6 +72,7 @@ export class PhantomServer {
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
       maxArrayItems: options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS,
       maxInFlightPerNode: options.maxInFlightPerNode,
+      allowTemplateControlChars: options.allowTemplateControlChars ?? false,
       resolve: this.resolve,
     });
     // Outermost: registered before anything `use()` adds, so it times and records all of it.

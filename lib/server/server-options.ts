@@ -75,6 +75,13 @@ export interface PhantomServerOptions {
    */
   readonly maxUriLength?: number;
   /**
+   * Whether a resource template's value may decode to a control character (`%00`, `%0A`, DEL, C1):
+   * by default (`false`) `resources/read` of such a URI gets -32602 naming the variable, and the
+   * handler never runs. Values are otherwise passed as RFC 6570 decodes them, `../` included: see
+   * "Resources" in the README for turning one into a file path safely.
+   */
+  readonly allowTemplateControlChars?: boolean;
+  /**
    * What several replicas share (default: nothing, everything in this process): sessions, SSE
    * event logs and the session bus, on one backend. `redis('redis://10.0.0.5:6379')` for Redis;
    * see "Running several replicas" in the README. `listen()` and `connect()` open it first (and

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostAllowed } from '../../lib';
 import { PendingAnswers, type PendingAnswer } from './pending-answers';
 
 /** Limits of what a browser may post to the page. */
@@ -10,8 +11,16 @@ export interface ConnectPageOptions {
    * with the URL the server listens on.
    */
   readonly publicUrl?: string;
+  /**
+   * Host header values the page answers (DNS-rebinding protection, as `/mcp`'s `allowedHosts`):
+   * default the loopback names and the host of the public URL; any other Host gets 403 and never
+   * the page (its form carries a token).
+   */
+  readonly allowedHosts?: readonly string[];
   /** Largest form body, in bytes (default 4096); larger ones get 413. */
   readonly maxBodyBytes?: number;
+  /** How long a form body may take to arrive once reading starts, in ms (default 30 s, as `/mcp`'s `bodyTimeoutMs`); a slower one gets 408. */
+  readonly bodyTimeoutMs?: number;
   /** Longest value the user may type, in characters (default 200). */
   readonly maxValueLength?: number;
 }
@@ -38,12 +47,16 @@ const PREFIX = '/connect/';
 export class ConnectPage {
   private publicUrl?: string;
   private readonly maxBodyBytes: number;
+  private readonly bodyTimeoutMs: number;
   private readonly maxValueLength: number;
+  private readonly allowedHosts?: readonly string[];
   private readonly submittedListeners = new Set<(elicitationId: string) => unknown>();
 
   constructor(private readonly answers = new PendingAnswers(), options: ConnectPageOptions = {}) {
     this.publicUrl = options.publicUrl;
     this.maxBodyBytes = options.maxBodyBytes ?? 4096;
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+    this.allowedHosts = options.allowedHosts;
     this.maxValueLength = options.maxValueLength ?? 200;
   }
 
@@ -76,6 +89,7 @@ export class ConnectPage {
 
   /** Answers a request that `serves()`; never throws. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req, this.hosts())) return reply(res, 403, plainPage('Unknown host', 'This page is not served under that name.'));
     const pending = this.answers.find(decodeId(pathOf(req).slice(PREFIX.length)));
     if (!pending) return reply(res, 404, notFoundPage());
     if (req.method === 'GET' || req.method === 'HEAD') return reply(res, 200, formPage(pending, this.maxValueLength));
@@ -83,9 +97,10 @@ export class ConnectPage {
     if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       return reply(res, 415, plainPage('Unsupported form', 'Submit the form on this page.'));
     }
-    const body = await readBody(req, this.maxBodyBytes);
-    if (body === undefined) return reply(res, 413, plainPage('Too large', 'That answer is too large.'), { connection: 'close' });
-    const form = new URLSearchParams(body);
+    const body = await readBody(req, this.maxBodyBytes, this.bodyTimeoutMs);
+    if (body === 'too_large') return reply(res, 413, plainPage('Too large', 'That answer is too large.'), { connection: 'close' });
+    if (body === 'timeout') return reply(res, 408, plainPage('Too slow', 'The form took too long to arrive. Submit it again.'), { connection: 'close' });
+    const form = new URLSearchParams(body.text);
     if (!sameToken(form.get('token') ?? '', pending.token)) {
       return reply(res, 403, plainPage('This form has expired', 'Open the link your client gave you again.'));
     }
@@ -99,6 +114,13 @@ export class ConnectPage {
       Promise.resolve().then(() => listener(pending.elicitationId)).catch(() => undefined);
     }
     reply(res, 200, plainPage('Signed in', `Thank you, ${escapeHtml(value)}. You can close this tab and go back to your client.`));
+  }
+
+  /** The hosts the page answers: those given, else loopback and the public URL's. */
+  private hosts(): readonly string[] {
+    if (this.allowedHosts) return this.allowedHosts;
+    const loopback = ['localhost', '127.0.0.1', '[::1]'];
+    return this.publicUrl === undefined ? loopback : [...loopback, new URL(this.publicUrl).host];
   }
 }
 
@@ -121,22 +143,33 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The body as text, or `undefined` once it grows past `limit` bytes (the rest is not read). */
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+/**
+ * The body as text; `too_large` once it grows past `limit` bytes, `timeout` when it is not all in
+ * within `timeoutMs` (a client sending a byte now and then would hold the connection for ever).
+ * Either way the rest is not kept.
+ */
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<{ readonly text: string } | 'too_large' | 'timeout'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (outcome: 'too_large' | 'timeout') => {
+      clearTimeout(deadline);
+      chunks.length = 0;
+      req.removeAllListeners('data');
+      req.pause();
+      resolve(outcome);
+    };
+    const deadline = setTimeout(() => stop('timeout'), timeoutMs);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.pause();
-        return resolve(undefined);
-      }
+      if (size > limit) return stop('too_large');
       chunks.push(chunk);
     });
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', () => resolve(undefined));
+    req.once('end', () => {
+      clearTimeout(deadline);
+      resolve({ text: Buffer.concat(chunks).toString('utf8') });
+    });
+    req.once('error', () => stop('timeout'));
   });
 }
 

@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { AddressInfo } from 'node:net';
 import { IsEmail, IsIn, IsString } from 'class-validator';
 import { container as rootContainer, injectable } from 'tsyringe';
-import { Elicit, Field, PhantomServer, StdioTransport, Tool, ToolResult, type Context, type StreamableHttpHandler } from '../../lib';
+import { Elicit, Field, PhantomServer, requestDeadlines, StdioTransport, Tool, ToolResult, type Context, type StreamableHttpHandler } from '../../lib';
 import { closeOnSignals, valueOf } from '../run-sample';
 import { storeFromEnv } from '../store-from-env';
 import { ConnectPage } from './connect-page';
@@ -98,7 +98,8 @@ export async function serveWithPage(server: PhantomServer, page: ConnectPage, ar
   page.onSubmitted((elicitationId) => server.notifyElicitationComplete(elicitationId));
   const mcp = overHttp ? server.httpHandler() : undefined;
   await server.start();
-  const http = createHttpServer((req, res) => route(page, mcp, req, res));
+  // The deadlines `listen()` sets: a request whose headers or body trickle in gets 408.
+  const http = createHttpServer(requestDeadlines({}), (req, res) => route(page, mcp, req, res));
   const port = Number(valueOf(argv, '--port') ?? (overHttp ? 3000 : 0));
   const host = valueOf(argv, '--host') ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => http.once('error', reject).listen(port, host, () => resolve()));

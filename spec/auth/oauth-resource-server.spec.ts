@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createServer } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { base64url, decodeJwt } from 'jose';
 import {
@@ -36,6 +36,31 @@ async function closedPort(): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
+}
+
+/**
+ * Writes a syntactically valid key set of `size` bytes (no keys, a long padding member), 64 KiB at a
+ * time as the client takes them; resolves with the bytes written once the client finished or left.
+ */
+function streamHugeKeySet(res: ServerResponse, size: number): Promise<number> {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const head = '{"keys":[],"padding":"';
+  const tail = '"}';
+  let sent = 0;
+  return new Promise((resolve) => {
+    res.on('close', () => resolve(sent));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write(head);
+    sent += head.length;
+    const more = (): void => {
+      while (!res.destroyed && sent + chunk.length + tail.length < size) {
+        sent += chunk.length;
+        if (!res.write(chunk)) { res.once('drain', more); return; }
+      }
+      if (!res.destroyed) res.end(tail);
+    };
+    more();
+  });
 }
 
 describe('oauthResourceServer', () => {
@@ -139,6 +164,18 @@ describe('oauthResourceServer', () => {
       it('refuses a token of another issuer, even signed with a published key', async () => {
         const token = await as.sign({ iss: 'http://127.0.0.1:1/impostor', aud: RESOURCE, sub: 'mallory', scope: 'notes:read', exp: Math.floor(now / 1000) + 600 });
         await expectInvalidToken(resourceServer(), token, 'The access token was not issued by the expected authorization server');
+      });
+
+      it('refuses a token issued in the future, beyond clockToleranceSec', async () => {
+        const nowSec = Math.floor(now / 1000);
+        const token = await as.sign({ iss: as.issuer, aud: RESOURCE, sub: 'mallory', scope: 'notes:read', iat: nowSec + 3600, exp: nowSec + 7200 });
+        await expectInvalidToken(resourceServer(), token, 'The access token was issued in the future');
+      });
+
+      it('accepts a token issued within clockToleranceSec ahead of this clock', async () => {
+        const nowSec = Math.floor(now / 1000);
+        const token = await as.sign({ iss: as.issuer, aud: RESOURCE, sub: 'user', scope: 'notes:read', iat: nowSec + 20, exp: nowSec + 600 });
+        expect((await decide(resourceServer({ clockToleranceSec: 30 }), token)).allow).to.equal(true);
       });
 
       it('refuses an unsigned token (alg none)', async () => {
@@ -245,6 +282,13 @@ describe('oauthResourceServer', () => {
         expect((decision as { wwwAuthenticate: string }).wwwAuthenticate).to.contain('error="invalid_token", error_description="The access token is not active"');
       });
 
+      it('refuses an active token the server says was issued in the future', async () => {
+        const iat = Math.floor(now / 1000) + 3600;
+        const answer: typeof fetch = async () => new Response(JSON.stringify({ active: true, iss: as.issuer, aud: RESOURCE, sub: 'user', iat, exp: iat + 600 }), { status: 200 });
+        const decision = await decide(resourceServer({ introspection: introspection(), fetch: answer }), 'an-opaque-token');
+        expect((decision as { wwwAuthenticate: string }).wwwAuthenticate).to.contain('error_description="The access token was issued in the future"');
+      });
+
       it('refuses an active token issued for another resource', async () => {
         const token = await as.token({ resource: 'http://127.0.0.1:4000/other-mcp', scope: 'notes:read', client: 'opaque' });
         const decision = await decide(resourceServer({ introspection: introspection() }), token);
@@ -291,6 +335,84 @@ describe('oauthResourceServer', () => {
         const server = resourceServer({ fetch: impostor, diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } } });
         expect(await decide(server, await as.token({ resource: RESOURCE }))).to.deep.include({ status: 503 });
         expect(errors.join('\n')).to.contain('names the issuer "https://evil.example"');
+      });
+    });
+    context('when the authorization server sends a document larger than maxDocumentBytes', () => {
+      const HUGE = 50 * 1024 * 1024;
+      let keyServer: Server;
+      let keysUrl: string;
+      let huge: boolean;
+      let written: Promise<number>;
+
+      /** Serves the fixture's keys, or (when `huge`) a 50 MB JSON key set made as it is sent, counting the bytes it gets to write. */
+      before(async () => {
+        keyServer = createServer((req, res) => {
+          if (!huge) {
+            void fetch(`${as.issuer}/jwks`).then(async (answer) => res.end(await answer.text()));
+            return;
+          }
+          written = streamHugeKeySet(res, HUGE);
+        });
+        await new Promise<void>((resolve) => keyServer.listen(0, '127.0.0.1', resolve));
+        keysUrl = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}/jwks`;
+      });
+      after(async () => {
+        keyServer.closeAllConnections();
+        await new Promise<void>((resolve) => keyServer.close(() => resolve()));
+      });
+      beforeEach(() => { huge = false; });
+
+      it('stops reading it early, reports it, and keeps verifying with the keys it had', async () => {
+        const errors: string[] = [];
+        const server = resourceServer({
+          jwksUri: keysUrl, jwksMaxAgeSec: 60, cacheMaxEntries: 0, maxDocumentBytes: 64 * 1024,
+          diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } },
+        });
+        expect((await decide(server, await as.token({ resource: RESOURCE }))).allow).to.equal(true);
+        huge = true;
+        now += 61_000;
+        expect((await decide(server, await as.token({ resource: RESOURCE }))).allow).to.equal(true);
+        expect(await written).to.be.below(HUGE / 4);
+        expect(errors.join('\n')).to.contain('more than the 65536 bytes allowed (maxDocumentBytes)');
+      });
+
+      it('gives up on a document whose body stops arriving, within timeoutMs', async () => {
+        const errors: string[] = [];
+        const trickle = createServer((_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"keys":[');
+        });
+        await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+        try {
+          const server = resourceServer({
+            jwksUri: `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/jwks`, timeoutMs: 100,
+            diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } },
+          });
+          expect(await decide(server, await as.token({ resource: RESOURCE }))).to.deep.include({ allow: false, status: 503 });
+          expect(errors.join('\n')).to.contain('the JSON Web Key Set could not be fetched');
+        } finally {
+          trickle.closeAllConnections();
+          await new Promise<void>((resolve) => trickle.close(() => resolve()));
+        }
+      });
+
+      it('refuses a declared Content-Length past the cap without reading the body', async () => {
+        const errors: string[] = [];
+        const declared: typeof fetch = async () => new Response('{"keys":[]}'.padEnd(2048, ' '), { status: 200, headers: { 'content-length': '2048' } });
+        const server = resourceServer({
+          jwksUri: keysUrl, fetch: declared, maxDocumentBytes: 1024,
+          diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } },
+        });
+        expect(await decide(server, await as.token({ resource: RESOURCE }))).to.deep.include({ allow: false, status: 503 });
+        expect(errors.join('\n')).to.contain('answered a body of 2048 bytes, more than the 1024 bytes allowed');
+      });
+
+      it('refuses oversized metadata the same way (503, reported)', async () => {
+        const errors: string[] = [];
+        const bloated: typeof fetch = async () => new Response(JSON.stringify({ issuer: as.issuer, jwks_uri: keysUrl, padding: 'x'.repeat(4096) }), { status: 200 });
+        const server = resourceServer({ fetch: bloated, maxDocumentBytes: 1024, diagnostics: { ...SILENT_DIAGNOSTICS, error: (message) => { errors.push(message); } } });
+        expect(await decide(server, await as.token({ resource: RESOURCE }))).to.deep.include({ allow: false, status: 503 });
+        expect(errors.join('\n')).to.contain('more than the 1024 bytes allowed (maxDocumentBytes)');
       });
     });
   });

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Redis } from 'ioredis';
+import { PhantomServer, redis, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../lib';
 import { uniqueId } from '../../lib/core/unique-id';
 import { connectHttpListening } from '../integration/support/sdk-clients';
 import { requireRedis, sharedRedis } from '../support/redis.fixture';
@@ -34,6 +36,41 @@ describe('replicas changing what they serve at runtime', function () {
         expect(heard).to.deep.equal([1, 1, 1]);
       } finally {
         await Promise.all(clients.map(({ client }) => client.close()));
+      }
+    });
+  });
+
+  context('when someone who can PUBLISH to the Redis forges list changes and the replicas have a busSecret', () => {
+    class Added {
+      @Tool({ description: 'Added at runtime' })
+      added() {
+        return 'added';
+      }
+    }
+
+    it('the clients hear only the genuine change', async () => {
+      const prefix = `forged-${uniqueId()}:`;
+      const url = (await sharedRedis()).url;
+      const server = new PhantomServer({
+        name: 'signed', version: '1', providers: [], diagnostics: SILENT_DIAGNOSTICS,
+        store: redis({ url, keyPrefix: prefix, busSecret: 'a-secret-only-the-replicas-are-given!' }),
+      });
+      const listener: HttpListener = await server.listen({ port: 0 });
+      const forger = new Redis(url);
+      const { client } = await connectHttpListening(listener.url);
+      let heard = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard++);
+      try {
+        for (let i = 0; i < 20; i++) await forger.publish(`${prefix}bus:broadcast`, JSON.stringify({ kind: 'list-changed', list: 'tools' }));
+        // Published after the forgeries on the same channel: once it is heard, they would have been.
+        server.add(Added);
+        await eventually('the client heard the genuine tools/list_changed', () => heard >= 1);
+        expect(heard).to.equal(1);
+      } finally {
+        await client.close();
+        forger.disconnect();
+        await listener.close();
+        await server.close();
       }
     });
   });

@@ -216,6 +216,75 @@ describe('RedisSessionBus', () => {
     });
   });
 
+  context('with a secret (busSecret)', () => {
+    const SECRET = 'a-secret-of-at-least-thirty-two-bytes!';
+
+    /** A listener of `sessionId` on `at`, with what it heard and what was reported dropped. */
+    async function listening(at: Node, sessionId = 'alice'): Promise<SessionMessage[]> {
+      const heard: SessionMessage[] = [];
+      await at.bus.subscribe(sessionId, (m) => { heard.push(m); }).ready;
+      return heard;
+    }
+
+    const recording = (warnings: string[]): Diagnostics => ({ warn: (message) => { warnings.push(message); }, error: () => {} });
+
+    context('when a client of the Redis without it publishes on a session channel', () => {
+      it('drops the message, reports it, and hears the nodes that sign with it', async () => {
+        const warnings: string[] = [];
+        const a = await node({ secret: SECRET, diagnostics: recording(warnings) });
+        const b = await node({ secret: SECRET });
+        const impostor = await node({ secret: 'another-secret-of-thirty-two-bytes-or-more' });
+        const heard = await listening(a);
+        await a.connections.commands.publish(sessionChannel('alice'), JSON.stringify(cancel(1)));
+        await a.connections.commands.publish(sessionChannel('alice'), `${'A'.repeat(43)} ${JSON.stringify(cancel(2))}`);
+        await impostor.bus.publish('alice', cancel(3));
+        await b.bus.publish('alice', cancel(4));
+        await b.bus.publish('alice', ended);
+        await delivered(b, a);
+        expect(heard).to.deep.equal([cancel(4), ended]);
+        expect(warnings).to.have.length(3);
+        expect(warnings.join('\n')).to.contain('a message without a valid MAC (busSecret)');
+      });
+    });
+
+    context('when a signed message is replayed on another session\'s channel', () => {
+      it('drops it: the signature covers the channel', async () => {
+        const warnings: string[] = [];
+        const a = await node({ secret: SECRET, diagnostics: recording(warnings) });
+        const captured: string[] = [];
+        const leave = await a.connections.channels.listen(sessionChannel('bob'), (text) => { captured.push(text); });
+        await a.bus.publish('bob', cancel(7));
+        await delivered(a);
+        await leave();
+        const heard = await listening(a);
+        await a.connections.commands.publish(sessionChannel('alice'), captured[0]);
+        await a.bus.publish('alice', ended);
+        await delivered(a);
+        expect(heard).to.deep.equal([ended]);
+        expect(warnings.join('\n')).to.contain('without a valid MAC');
+      });
+    });
+
+    context('when a forged server message is published on the broadcast channel', () => {
+      it('drops it', async () => {
+        const a = await node({ secret: SECRET, diagnostics: recording([]) });
+        const heard: ServerMessage[] = [];
+        await a.bus.onBroadcast((m) => { heard.push(m); }).ready;
+        await a.connections.commands.publish(broadcastChannel(), JSON.stringify({ kind: 'list-changed', list: 'resources' }));
+        await a.bus.broadcast(toolsChanged);
+        await delivered(a);
+        expect(heard).to.deep.equal([toolsChanged]);
+      });
+    });
+
+    context('when the secret is shorter than 32 bytes', () => {
+      it('is refused at construction', async () => {
+        const connections = new RedisConnections({ url: (await sharedRedis()).url, keyPrefix: prefix });
+        expect(() => new RedisSessionBus(connections, { secret: 'short' })).to.throw(PhantomError, 'at least 32 bytes');
+      });
+    });
+  });
+
   describe('#close', () => {
     context('when listeners were subscribed', () => {
       it('leaves every channel but not the shared connections, and refuses to send or listen afterwards', async () => {

@@ -1,5 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request, type Server } from 'node:http';
+import { connect as connectSocket, type AddressInfo } from 'node:net';
+import { requestDeadlines } from '../../lib';
+import { serve } from '../../samples/04-elicitation/main';
 import { expect } from 'chai';
 import { ConnectPage, escapeHtml } from '../../samples/04-elicitation/connect-page';
 import { PendingAnswers } from '../../samples/04-elicitation/pending-answers';
@@ -14,6 +16,28 @@ async function servePage(answers = new PendingAnswers(), options: ConstructorPar
   const submitted: string[] = [];
   page.onSubmitted((id) => submitted.push(id));
   return { page, answers, origin, submitted, close: () => new Promise<void>((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }) };
+}
+
+/** A GET with the Host header given (fetch always sends the URL's). */
+function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => { body += chunk; }).on('end', () => resolve({ status: res.statusCode!, body }));
+    }).on('error', reject).end();
+  });
+}
+
+/** Sends a POST's headers and the first byte of its 64-byte form, then nothing: resolves with the status line the server answers. */
+function stalledPost(url: string): Promise<string> {
+  const { hostname, port, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connectSocket(Number(port), hostname, () => {
+      socket.write(`POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 64\r\n\r\nt`);
+    });
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => { answer += chunk; }).on('close', () => resolve(answer.split('\r\n')[0])).on('error', reject);
+  });
 }
 
 const tokenOf = (html: string) => /name="token" value="([^"]+)"/.exec(html)![1];
@@ -108,6 +132,42 @@ describe('ConnectPage (samples/04-elicitation)', () => {
       });
     });
 
+    context('when the Host header names another server (DNS rebinding)', () => {
+      it('answers 403 without the page or its token, and the page goes on waiting', async () => {
+        const link = served.page.open('Sign in');
+        const token = tokenOf(await (await fetch(link.url)).text());
+        const answer = await getWithHost(link.url, 'attacker.example:80');
+        expect(answer.status).to.equal(403);
+        expect(answer.body).not.to.contain(token);
+        expect(served.answers.find(link.elicitationId)).to.not.equal(undefined);
+      });
+
+      it('answers the host of its public URL', async () => {
+        const page = await servePage(new PendingAnswers(), { publicUrl: 'https://greeter.example.com' });
+        try {
+          const link = page.page.open('Sign in');
+          const local = `${page.origin}/connect/${link.elicitationId}`;
+          expect((await getWithHost(local, 'greeter.example.com')).status).to.equal(200);
+          expect((await getWithHost(local, 'other.example.com')).status).to.equal(403);
+        } finally {
+          await page.close();
+        }
+      });
+    });
+
+    context('when the form body trickles in past bodyTimeoutMs', () => {
+      it('answers 408 and closes the connection; the page goes on waiting', async () => {
+        const slow = await servePage(new PendingAnswers(), { bodyTimeoutMs: 100 });
+        try {
+          const link = slow.page.open('Sign in');
+          expect(await stalledPost(link.url)).to.equal('HTTP/1.1 408 Request Timeout');
+          expect(slow.answers.find(link.elicitationId)).to.not.equal(undefined);
+        } finally {
+          await slow.close();
+        }
+      });
+    });
+
     context('when the user declined and the tool gave the page up', () => {
       it('answers 404 and the tool hears undefined', async () => {
         const link = served.page.open('Sign in');
@@ -116,6 +176,19 @@ describe('ConnectPage (samples/04-elicitation)', () => {
         expect((await fetch(link.url)).status).to.equal(404);
       });
     });
+  });
+});
+
+describe('serve (samples/04-elicitation)', () => {
+  it('gives the page\'s HTTP server the request deadlines listen() gives /mcp', async () => {
+    const serving = await serve(['--http', '--port', '0'], () => undefined);
+    try {
+      const expected = requestDeadlines({});
+      expect({ headersTimeout: serving.http.headersTimeout, requestTimeout: serving.http.requestTimeout })
+        .to.deep.equal({ headersTimeout: expected.headersTimeout, requestTimeout: expected.requestTimeout });
+    } finally {
+      await serving.close();
+    }
   });
 });
 

@@ -23,6 +23,8 @@ export interface HandlerDeps {
   readonly maxUriLength: number;
   /** Items any one array in a tool's arguments may hold (`maxArrayItems`). */
   readonly maxArrayItems: number;
+  /** Whether a template value may decode to a control character (`allowTemplateControlChars`). */
+  readonly allowTemplateControlChars: boolean;
   /** The compiled operation pipelines: every handler serves its method through one. */
   readonly pipelines: Pipelines;
 }

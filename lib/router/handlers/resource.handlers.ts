@@ -7,6 +7,7 @@ import { normaliseResourceResult } from '../../results/resource-content';
 import { classPipe } from '../pipeline/argument-pipe';
 import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
 import type { TargetSteps } from '../pipeline/operation-pipeline';
+import { refuseControlCharacters } from '../template-values';
 import { itemScopes, visibleResource } from '../visibility';
 import { requireUri, type HandlerDeps, type MethodEntry } from './method-handler';
 import { pagedList } from './paged-list';
@@ -24,6 +25,7 @@ export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
       const uri = requireUri(params, 'uri', deps.maxUriLength);
       const resolved = visibleResource(registry, visible, uri, ctx.principal);
       if (!resolved) throw TARGET_ERROR_POLICY.resource.unknown(uri);
+      if (!deps.allowTemplateControlChars) refuseControlCharacters(uri, resolved.params);
       return pipelines.target(resolved.definition, resourceSteps).run(uri, resolved.params, ctx);
     }],
   ];

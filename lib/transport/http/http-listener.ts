@@ -25,10 +25,15 @@ export interface HttpListener {
 
 /**
  * Node's deadlines for receiving a request, which apply until the request is fully received and
- * never to the response (an SSE stream may last for hours). Node checks them every
- * `connectionsCheckingInterval` (30 s by default, too coarse for short deadlines).
+ * never to the response (an SSE stream may last for hours): what `listen()` gives its server, from
+ * `headersTimeoutMs` and `bodyTimeoutMs` (10 s and 30 s by default), for an application's own
+ * `node:http` server. Node checks them every `connectionsCheckingInterval` (30 s by default, too
+ * coarse for short deadlines), so that is set too.
+ *
+ * @example
+ * const http = createServer(requestDeadlines({}), (req, res) => route(req, res)); // 408 past them
  */
-function deadlines(options: ListenOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+export function requestDeadlines(options: Pick<ListenOptions, 'headersTimeoutMs' | 'bodyTimeoutMs'>): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
   const headersTimeout = options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs;
   const bodyTimeout = options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs;
   return {
@@ -56,7 +61,7 @@ export function listenHttp(handler: StreamableHttpHandler, options: ListenOption
   } catch (error) {
     return Promise.reject(error);
   }
-  const server = createServer(deadlines(options), (req, res) => {
+  const server = createServer(requestDeadlines(options), (req, res) => {
     const pathname = (req.url ?? '/').split('?')[0];
     const probe = health.probes.get(pathname);
     if (probe) return void probe(req, res);

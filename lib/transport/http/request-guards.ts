@@ -20,7 +20,14 @@ function matches(value: string, allowed: readonly string[]): boolean {
   });
 }
 
-/** DNS-rebinding protection: the Host header must name this server. */
+/**
+ * DNS-rebinding protection: the Host header must name this server. `allowed` entries match with or
+ * without a port (`'*'`: any); default: loopback names. The check `/mcp` makes (`allowedHosts`),
+ * exported for pages an application serves beside it.
+ *
+ * @example
+ * if (!hostAllowed(req, ['notes.example.com'])) return res.writeHead(403).end();
+ */
 export function hostAllowed(req: HttpRequestLike, allowed: readonly string[] = LOOPBACK_HOSTS): boolean {
   const host = req.headers.host;
   if (host === undefined) return false;
