@@ -3,20 +3,33 @@ import type { JsonSchema } from './json-schema.types';
 /** `maxArrayItems`' default: items one array in a call's arguments may hold. */
 export const DEFAULT_MAX_ARRAY_ITEMS = 1_000;
 
+/** How many array items a call's arguments may hold in all, nested ones included: ten arrays at the limit. */
+export const TOTAL_ITEMS_PER_LIMIT = 10;
+
 /**
  * The arrays in `value` longer than `max`, one issue each, named by their path (`tags`,
  * `orders[2].lines`). Checked before any validation runs: validating a nested DTO costs
  * microseconds per item, and one call with 100,000 of them would hold the event loop for a
  * second while every other session waits. An array over the limit is refused without looking
- * inside it; nested arrays are each held to the limit (their depth by `maxJsonDepth`).
+ * inside it; nested arrays are each held to the limit, and all of them together to ten times it,
+ * so one call's validation is bounded whatever the nesting.
  */
-export function oversizeArrays(value: unknown, max: number, path = ''): string[] {
-  if (value === null || typeof value !== 'object') return [];
+export function oversizeArrays(value: unknown, max: number): string[] {
+  const count = { items: 0, total: max * TOTAL_ITEMS_PER_LIMIT };
+  const issues = walk(value, max, '', count);
+  if (count.items > count.total) issues.push(`arguments: must contain at most ${count.total} array items in all, nested ones included (got more)`);
+  return issues;
+}
+
+/** The issues of `value`'s arrays; stops counting (and looking) once the total is past. */
+function walk(value: unknown, max: number, path: string, count: { items: number; total: number }): string[] {
+  if (value === null || typeof value !== 'object' || count.items > count.total) return [];
   if (Array.isArray(value)) {
     if (value.length > max) return [`${path || 'arguments'}: must contain at most ${max} items (got ${value.length})`];
-    return value.flatMap((item, index) => oversizeArrays(item, max, `${path}[${index}]`));
+    count.items += value.length;
+    return value.flatMap((item, index) => walk(item, max, `${path}[${index}]`, count));
   }
-  return Object.keys(value).flatMap((key) => oversizeArrays((value as Record<string, unknown>)[key], max, path ? `${path}.${key}` : key));
+  return Object.keys(value).flatMap((key) => walk((value as Record<string, unknown>)[key], max, path ? `${path}.${key}` : key, count));
 }
 
 /**

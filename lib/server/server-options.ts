@@ -121,8 +121,9 @@ export interface PhantomServerOptions {
    */
   readonly maxHeapUsedRatio?: number;
   /**
-   * Items any one array in a tool's arguments may hold (default 1,000). A longer one is refused
-   * before validation runs (an `isError` result naming it), and every array of a tool's listed
+   * Items any one array in a tool's arguments may hold (default 1,000), and ten times that all
+   * arrays of one call together. A longer one is refused before validation runs (an `isError`
+   * result naming it), and every array of a tool's listed
    * input schema that gives no `maxItems` carries this one: validating a nested DTO costs
    * microseconds per item, and one call must not hold the event loop for every other session.
    */

@@ -8,6 +8,15 @@ describe('oversizeArrays', () => {
     expect(oversizeArrays(value, 1)).to.deep.equal(['tags: must contain at most 1 items (got 3)', 'orders: must contain at most 1 items (got 2)']);
     expect(oversizeArrays(value, 4)).to.deep.equal([]);
   });
+
+  it('holds all arrays together to ten times the limit, however they nest', () => {
+    const nested = { rows: Array.from({ length: 5 }, () => Array.from({ length: 5 }, (_, i) => i)) };
+    // 5 rows of 5: 30 items, within ten times the limit (50).
+    expect(oversizeArrays(nested, 5)).to.deep.equal([]);
+    // Twice that: 60 items, each array within the limit.
+    const wide = { rows: Array.from({ length: 5 }, () => Array.from({ length: 5 }, (_, i) => i)), more: Array.from({ length: 5 }, () => [1, 2, 3, 4, 5]) };
+    expect(oversizeArrays(wide, 5)).to.deep.equal(['arguments: must contain at most 50 array items in all, nested ones included (got more)']);
+  });
 });
 
 describe('withMaxItems', () => {
