@@ -54,7 +54,7 @@ export function checkArguments<T>(cls: Constructor<T>, input: unknown, options: 
     if (options.coerce) plain = coerceScalars(plain, schema);
     if (options.maxArrayItems !== undefined) {
       const oversize = oversizeArrays(plain, options.maxArrayItems);
-      if (oversize.length > 0) return { ok: false, issues: oversize };
+      if (oversize.length > 0) return { ok: false, issues: [...oversize] };
     }
     const direct = directValidator(cls as Constructor, schema)?.(plain);
     if (direct) return { ok: true, value: direct as T };

@@ -14,22 +14,50 @@ export const TOTAL_ITEMS_PER_LIMIT = 10;
  * inside it; nested arrays are each held to the limit, and all of them together to ten times it,
  * so one call's validation is bounded whatever the nesting.
  */
-export function oversizeArrays(value: unknown, max: number): string[] {
+export function oversizeArrays(value: unknown, max: number): readonly string[] {
+  if (isFlat(value)) return NONE;
   const count = { items: 0, total: max * TOTAL_ITEMS_PER_LIMIT };
-  const issues = walk(value, max, '', count);
+  const issues: string[] = [];
+  walk(value, max, '', count, issues);
   if (count.items > count.total) issues.push(`arguments: must contain at most ${count.total} array items in all, nested ones included (got more)`);
   return issues;
 }
 
-/** The issues of `value`'s arrays; stops counting (and looking) once the total is past. */
-function walk(value: unknown, max: number, path: string, count: { items: number; total: number }): string[] {
-  if (value === null || typeof value !== 'object' || count.items > count.total) return [];
-  if (Array.isArray(value)) {
-    if (value.length > max) return [`${path || 'arguments'}: must contain at most ${max} items (got ${value.length})`];
-    count.items += value.length;
-    return value.flatMap((item, index) => walk(item, max, `${path}[${index}]`, count));
+const NONE: readonly string[] = Object.freeze([]);
+
+/** An object whose values are all scalars (most calls' arguments): nothing to walk. */
+function isFlat(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== null && typeof item === 'object') return false;
   }
-  return Object.keys(value).flatMap((key) => walk((value as Record<string, unknown>)[key], max, path ? `${path}.${key}` : key, count));
+  return true;
+}
+
+/**
+ * Adds the issues of `value`'s arrays to `issues`; stops counting (and looking) once the total is
+ * past. Allocates nothing for arguments with no array: it runs on every call.
+ */
+function walk(value: unknown, max: number, path: string, count: { items: number; total: number }, issues: string[]): void {
+  if (value === null || typeof value !== 'object' || count.items > count.total) return;
+  if (Array.isArray(value)) {
+    if (value.length > max) {
+      issues.push(`${path || 'arguments'}: must contain at most ${max} items (got ${value.length})`);
+      return;
+    }
+    count.items += value.length;
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      if (item !== null && typeof item === 'object') walk(item, max, `${path}[${index}]`, count, issues);
+    }
+    return;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== null && typeof item === 'object') walk(item, max, path ? `${path}.${key}` : key, count, issues);
+  }
 }
 
 /**

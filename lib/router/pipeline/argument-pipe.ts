@@ -21,7 +21,7 @@ export function classPipe(cls: Constructor, coerce: boolean, maxArrayItems?: num
 export function schemaPipe(check: SchemaCheck, maxArrayItems = Infinity): ArgumentPipe {
   return (args) => {
     const oversize = oversizeArrays(args, maxArrayItems);
-    const issues = oversize.length > 0 ? oversize : check(args);
+    const issues = oversize.length > 0 ? [...oversize] : check(args);
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value: args };
   };
 }
