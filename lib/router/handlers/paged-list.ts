@@ -3,7 +3,7 @@ import type { Method } from '../../core/methods';
 import type { JsonObject } from '../../core/wire.types';
 import { throughPipeline, type HandlerDeps, type MethodHandler } from './method-handler';
 
-/** How one list method reads its items and names them for visibility. */
+/** How one list method reads its items and asks the visibility resolver about each. */
 export interface ListSpec<T> {
   readonly method: Method;
   /** The cursor namespace: a cursor of one list is invalid for another. */
