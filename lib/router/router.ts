@@ -17,7 +17,7 @@ import type { OperationKind } from './pipeline/execution-context';
 import { PipelineMembers } from './pipeline/pipeline-members';
 import { Pipelines } from './pipeline/pipelines';
 import type { Registry } from './registry';
-import { visibleResource, type Visibility } from './visibility';
+import type { VisibilityResolver } from './visibility';
 
 /** What a request came to: a result, or the JSON-RPC error to send. Never a thrown error. */
 export type Outcome<T = JsonObject> = { readonly result: T } | { readonly error: ErrorObject };
@@ -27,7 +27,8 @@ export interface RouterOptions {
   readonly registry: Registry;
   readonly paginator: Paginator;
   readonly diagnostics: Diagnostics;
-  readonly visible: Visibility;
+  /** Whether an item exists and a caller may know it (the server's `visible` rule). */
+  readonly visibility: VisibilityResolver;
   /** Longest resource URI a request may name (`maxUriLength`). */
   readonly maxUriLength: number;
   /** Items any one array in a tool's arguments may hold (`maxArrayItems`). */
@@ -123,7 +124,7 @@ export class Router {
    * `undefined` when it may.
    */
   readRefusal(uri: string, principal: unknown): Error | undefined {
-    const resolved = visibleResource(this.options.registry, this.options.visible, uri, principal);
+    const resolved = this.options.visibility.resource(uri, principal);
     if (!resolved) return resourceNotFound(uri);
     const required = resolved.definition.scopes;
     if (required.length === 0) return undefined;

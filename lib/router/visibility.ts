@@ -1,4 +1,5 @@
 import { missingScopes } from '../core/auth-info';
+import type { PromptDefinition, TemplateResourceDefinition, ToolDefinition } from '../definitions/definitions';
 import type { Registry, ResolvedResource } from './registry';
 
 /**
@@ -50,15 +51,60 @@ export function scopesVisibility(and: Visibility = EVERYTHING_VISIBLE): Visibili
   return (item, principal) => missingScopes(principal, item.scopes ?? []).length === 0 && and(item, principal);
 }
 
+/** The part of the resolver the protocol layer asks: tasks and the stateless era's header check. */
+export type ToolVisibility = Pick<VisibilityResolver, 'tool'>;
+
 /**
- * The resource `uri` names, if `principal` may know it: it resolves, and it is visible as the URI
- * and, when read through a template, as its template. The one rule for reading, subscribing and
- * receiving updates: a resource this gives nothing for answers as unknown everywhere.
+ * The one answer to "does this item exist, and may this caller know it?", for every place that
+ * asks: lists, calls, reads, completions, subscriptions and resource updates, tasks, and the
+ * stateless era's header check. Each lookup gives the item when it exists and the server's
+ * `visible` rule allows it to `principal`, and `undefined` otherwise: hidden means unknown
+ * everywhere. Built once per server from its registry and its rule; without a rule, a lookup is
+ * the registry's and asks nothing more (no item is built per call).
  */
-export function visibleResource(registry: Registry, visible: Visibility, uri: string, principal: unknown): ResolvedResource | undefined {
-  const resolved = registry.resolveResource(uri);
-  if (!resolved) return undefined;
-  const { definition } = resolved;
-  if (!visible({ kind: 'resource', uri, ...itemScopes(definition) }, principal)) return undefined;
-  return definition.kind === 'resource' || visible({ kind: 'template', uriTemplate: definition.uriTemplate.source, ...itemScopes(definition) }, principal) ? resolved : undefined;
+export class VisibilityResolver {
+  /** Whether a rule is set: only then may two callers see different items (lists are private then). */
+  readonly differsByCaller: boolean;
+
+  constructor(private readonly registry: Registry, private readonly rule: Visibility = EVERYTHING_VISIBLE) {
+    this.differsByCaller = rule !== EVERYTHING_VISIBLE;
+  }
+
+  tool(name: string, principal: unknown): ToolDefinition | undefined {
+    const tool = this.registry.tool(name);
+    if (!tool || !this.differsByCaller) return tool;
+    return this.rule({ kind: 'tool', name, ...itemScopes(tool) }, principal) ? tool : undefined;
+  }
+
+  prompt(name: string, principal: unknown): PromptDefinition | undefined {
+    const prompt = this.registry.prompt(name);
+    if (!prompt || !this.differsByCaller) return prompt;
+    return this.rule({ kind: 'prompt', name, ...itemScopes(prompt) }, principal) ? prompt : undefined;
+  }
+
+  /** The template whose source is `uriTemplate` (as `resources/templates/list` names it). */
+  template(uriTemplate: string, principal: unknown): TemplateResourceDefinition | undefined {
+    const template = this.registry.template(uriTemplate);
+    if (!template || !this.differsByCaller) return template;
+    return this.rule({ kind: 'template', uriTemplate, ...itemScopes(template) }, principal) ? template : undefined;
+  }
+
+  /**
+   * What serves the resource `uri`, with its template's variables: when it resolves, and it is
+   * visible as the URI and, when read through a template, as that template (a hidden template
+   * hides every URI it serves).
+   */
+  resource(uri: string, principal: unknown): ResolvedResource | undefined {
+    const resolved = this.registry.resolveResource(uri);
+    if (!resolved || !this.differsByCaller) return resolved;
+    const { definition } = resolved;
+    if (!this.rule({ kind: 'resource', uri, ...itemScopes(definition) }, principal)) return undefined;
+    return definition.kind === 'resource' || this.rule({ kind: 'template', uriTemplate: definition.uriTemplate.source, ...itemScopes(definition) }, principal) ? resolved : undefined;
+  }
+
+  /** The `items` of a list that `principal` may know, by `known` (one of the lookups above); the list itself without a rule. */
+  filter<T>(items: readonly T[], principal: unknown, known: (item: T, principal: unknown) => unknown): readonly T[] {
+    return this.differsByCaller ? items.filter((item) => known(item, principal) !== undefined) : items;
+  }
+
 }

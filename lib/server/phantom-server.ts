@@ -9,7 +9,7 @@ import { Paginator } from '../router/pagination';
 import { DEFAULT_MAX_ARRAY_ITEMS } from '../schema';
 import { Registry, type ListChangeListener } from '../router/registry';
 import { Router, type Outcome } from '../router/router';
-import { EVERYTHING_VISIBLE } from '../router/visibility';
+import { VisibilityResolver } from '../router/visibility';
 import type { PipelineMember } from '../router/pipeline/pipeline-members';
 import { scan } from '../definitions/scanner';
 import type { InstanceSource } from '../definitions/instance-source';
@@ -45,6 +45,8 @@ export class PhantomServer {
   readonly container: DependencyContainer;
   private readonly registry = new Registry(this.options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS);
   private readonly router: Router;
+  /** Whether an item exists and a caller may know it: the one rule for the router and the protocol layer. */
+  private readonly visibility = new VisibilityResolver(this.registry, this.options.visible);
   /** Where the framework reports handler failures. */
   readonly diagnostics: Diagnostics;
 
@@ -68,7 +70,7 @@ export class PhantomServer {
       registry: this.registry,
       paginator: new Paginator(options.pageSize, this.keys.cursor),
       diagnostics: this.diagnostics,
-      visible: options.visible ?? EVERYTHING_VISIBLE,
+      visibility: this.visibility,
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
       maxArrayItems: options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS,
       maxInFlightPerNode: options.maxInFlightPerNode,
@@ -167,6 +169,7 @@ export class PhantomServer {
     return (this.composed ??= composeProtocol({
       registry: this.registry,
       router: this.router,
+      visibility: this.visibility,
       identity: { info: this.info, instructions: this.instructions },
       diagnostics: this.diagnostics,
       options: this.options,

@@ -4,7 +4,7 @@ import { DEFAULT_MAX_JSON_DEPTH } from '../core/jsonrpc';
 import { DEFAULT_MAX_HEAP_USED_RATIO, HeapGuard } from '../protocol/heap-guard';
 import type { Registry } from '../router/registry';
 import type { Router } from '../router/router';
-import { itemScopes, type Visibility } from '../router/visibility';
+import type { VisibilityResolver } from '../router/visibility';
 import { Dispatcher } from '../protocol/dispatcher';
 import { ServerEvents } from '../protocol/events/server-events';
 import { InProcessSessionBus, type SessionBus } from '../protocol/seams/session-bus';
@@ -30,6 +30,8 @@ export interface Protocol {
 export interface ProtocolParts {
   readonly registry: Registry;
   readonly router: Router;
+  /** Whether an item exists and a caller may know it: the router's, shared by the tasks and the header check. */
+  readonly visibility: VisibilityResolver;
   readonly identity: ServerIdentity;
   readonly diagnostics: Diagnostics;
   readonly options: PhantomServerOptions;
@@ -42,8 +44,7 @@ export interface ProtocolParts {
  * session store and bus (in-process unless the options name others), server events, the session
  * era, the stateless era, and the dispatcher in front of them.
  */
-export function composeProtocol({ registry, router, identity, diagnostics, options, stateKey }: ProtocolParts): Protocol {
-  const visible: Visibility | undefined = options.visible;
+export function composeProtocol({ registry, router, visibility, identity, diagnostics, options, stateKey }: ProtocolParts): Protocol {
   const running = new RunningRequests();
   const isBusy = (id: string) => running.busy(id);
   const shared = options.store;
@@ -55,11 +56,6 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
   const taskStore: TaskStore = options.taskStore ?? shared?.tasks() ?? new InMemoryTaskStore();
   const tasks = new TaskService({ store: taskStore, bus, diagnostics, limits: taskLimits(options.tasks) });
   const toolTaskSupport = (name: string) => registry.tool(name)?.taskSupport;
-  // A tool the caller may not see cannot run as a task either: it is unknown.
-  const toolVisible = (name: string, principal: unknown) => {
-    const tool = registry.tool(name);
-    return tool !== undefined && (visible?.({ kind: 'tool', name, ...itemScopes(tool) }, principal) ?? true);
-  };
   const events = new ServerEvents({
     bus,
     store,
@@ -67,7 +63,7 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     onListChanged: (listener) => registry.onChange(listener),
     diagnostics,
   });
-  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, toolVisible }, {
+  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, visibility }, {
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -81,23 +77,18 @@ export function composeProtocol({ registry, router, identity, diagnostics, optio
     identity,
     counts,
     hints: registry,
-    // The resolved target's schema for the header check: a tool the caller may not see has none.
-    toolInputSchema: (name, principal) => {
-      const tool = registry.tool(name);
-      return tool && (visible?.({ kind: 'tool', name, ...itemScopes(tool) }, principal) ?? true) ? tool.descriptor.inputSchema : undefined;
-    },
     listeners: events.listeners,
     resourceUpdated: (uri) => events.resourceUpdated(uri),
     tasks,
     toolTaskSupport,
-    toolVisible,
+    visibility,
   }, {
     stateKey,
     stateTtlMs: options.stateTtlMs,
     maxListenStreams: options.maxListenStreams,
     maxSubscriptionsPerStream: options.maxSubscriptionsPerSession,
     // Lists differ by caller once a visibility rule is set: they can only be private then.
-    cache: { ...DEFAULT_CACHE, listsArePrivate: visible !== undefined, ...options.cacheDefaults },
+    cache: { ...DEFAULT_CACHE, listsArePrivate: visibility.differsByCaller, ...options.cacheDefaults },
   });
   const heap = new HeapGuard(options.maxHeapUsedRatio ?? DEFAULT_MAX_HEAP_USED_RATIO);
   const dispatcher = new Dispatcher({ engine, stateless, store, running, diagnostics, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, heap });

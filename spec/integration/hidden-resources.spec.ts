@@ -13,8 +13,10 @@ class Library {
   @Resource('secret://doc', { description: 'Only granted users may read it' })
   secretDoc() { return 'secret'; }
 
-  @Resource('vault://{id}', { description: 'Documents whose template only granted users may see' })
+  @Resource('vault://{id}', { description: 'Documents whose template only granted users may see', list: 'vaultDocuments' })
   vault({ id }: { id: string }) { return `vault ${id}`; }
+
+  vaultDocuments() { return [{ uri: 'vault://7', name: 'seven' }]; }
 }
 
 /** Users who may see the secret document and the vault template; the rest see neither. */
@@ -46,6 +48,27 @@ describe('hidden resources', () => {
   after(async () => {
     await listener.close();
     await server.close();
+  });
+
+  describe('resources/list', () => {
+    const listed = async (user: string) => {
+      const { client } = await connectHttp(url, {}, { 'x-user': user });
+      const { resources } = await client.listResources();
+      await client.close();
+      return resources.map((r) => r.uri);
+    };
+
+    context('when the template that serves a listed URI is hidden from the caller', () => {
+      it('leaves the URI out, as resources/read answers it unknown', async () => {
+        expect(await listed('eve')).to.deep.equal(['public://doc']);
+      });
+    });
+
+    context('when the caller may see the URIs and their template', () => {
+      it('lists them all', async () => {
+        expect(await listed('ada')).to.deep.equal(['public://doc', 'secret://doc', 'vault://7']);
+      });
+    });
   });
 
   describe('resources/subscribe (session era)', () => {

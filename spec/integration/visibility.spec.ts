@@ -3,7 +3,10 @@ import { expect } from 'chai';
 import { IsString } from 'class-validator';
 import { PassThrough } from 'node:stream';
 import { Field, PhantomServer, Prompt, Resource, scopesVisibility, SILENT_DIAGNOSTICS, StdioTransport, Tool, userText, type HttpListener, type Visibility } from '../../lib';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { call, meta } from './support/stateless-client';
+import { connectInMemory } from './support/sdk-clients';
 
 class RegionArgs {
   @Field({ description: 'Region', header: 'Region' }) @IsString() region!: string;
@@ -110,6 +113,62 @@ describe('the visibility rule (PhantomServer option visible)', () => {
     context('when no rule is set', () => {
       it('leaves tools/list public', async () => {
         expect((await listOverStdio()).result.cacheScope).to.equal('public');
+      });
+    });
+  });
+
+  context('in completion/complete (session era, the official client)', () => {
+    class GreetArgs {
+      @Field({ description: 'Whom to greet' }) @IsString() who!: string;
+    }
+
+    class Completed {
+      @Prompt({ description: 'Greets someone', complete: { who: ['ada', 'alan'] } })
+      greet({ who }: GreetArgs) { return userText(`hi ${who}`); }
+
+      @Resource('docs://{name}', { description: 'Documents', complete: { name: ['readme', 'roadmap'] } })
+      doc({ name }: { name: string }) { return name; }
+    }
+
+    const HIDE_COMPLETED: Visibility = (item) => item.kind === 'tool' || item.kind === 'resource';
+    let server: PhantomServer;
+    let client: Client;
+    const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected an error'), (error: McpError) => ({ code: error.code, message: error.message }));
+
+    beforeEach(async () => {
+      server = new PhantomServer({ name: 'v', version: '1', providers: [Completed], diagnostics: SILENT_DIAGNOSTICS, visible: HIDE_COMPLETED });
+      client = await connectInMemory(server);
+    });
+
+    afterEach(async () => {
+      await client.close();
+      await server.close();
+    });
+
+    context('when the ref names a hidden prompt', () => {
+      it('refuses it as an unknown prompt', async () => {
+        const hidden = await failure(client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'a' } }));
+        const missing = await failure(client.complete({ ref: { type: 'ref/prompt', name: 'nobody' }, argument: { name: 'who', value: 'a' } }));
+        expect(hidden).to.deep.equal({ ...missing, message: missing.message.replace('nobody', 'greet') });
+      });
+    });
+
+    context('when the ref names a hidden template', () => {
+      it('refuses it as an unknown template', async () => {
+        const hidden = await failure(client.complete({ ref: { type: 'ref/resource', uri: 'docs://{name}' }, argument: { name: 'name', value: 'r' } }));
+        const missing = await failure(client.complete({ ref: { type: 'ref/resource', uri: 'none://{name}' }, argument: { name: 'name', value: 'r' } }));
+        expect(hidden).to.deep.equal({ ...missing, message: missing.message.replace('none://{name}', 'docs://{name}') });
+      });
+    });
+
+    context('when the rule lets the caller see them', () => {
+      it('completes both', async () => {
+        await client.close();
+        await server.close();
+        server = new PhantomServer({ name: 'v', version: '1', providers: [Completed], diagnostics: SILENT_DIAGNOSTICS, visible: () => true });
+        client = await connectInMemory(server);
+        expect((await client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'a' } })).completion.values).to.deep.equal(['ada', 'alan']);
+        expect((await client.complete({ ref: { type: 'ref/resource', uri: 'docs://{name}' }, argument: { name: 'name', value: 'r' } })).completion.values).to.deep.equal(['readme', 'roadmap']);
       });
     });
   });

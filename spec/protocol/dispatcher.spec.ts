@@ -8,6 +8,7 @@ import { PipeBinding } from '../../lib/protocol/pipe-binding';
 import { StatelessEra } from '../../lib/protocol/stateless-era/stateless-era';
 import { DEFAULT_CACHE } from '../../lib/protocol/stateless-era/stateless-era';
 import { SILENT_DIAGNOSTICS } from '../../lib';
+import type { ToolDefinition } from '../../lib/definitions/definitions';
 import { call, FakeArrival, FakeStore, flush, initializeRequest, node, settledNow } from './support/protocol-fakes';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -22,11 +23,11 @@ function dispatcher(hidden: readonly string[] = []) {
     identity: { info: { name: 'fake', version: '1' } },
     counts: () => ({ tools: 1, prompts: 0, resources: 0, taskTools: 0 }),
     hints: { listCacheHint: () => undefined, hasListers: false, resolveResource: () => undefined },
-    toolInputSchema: (name) => (hidden.includes(name) ? undefined : SCHEMA),
     listeners: at.events.listeners,
     resourceUpdated: async () => {},
     tasks: at.tasks,
-    toolTaskSupport: () => 'forbidden', toolVisible: () => true,
+    toolTaskSupport: () => 'forbidden',
+    visibility: { tool: (name) => (hidden.includes(name) ? undefined : { descriptor: { inputSchema: SCHEMA } } as ToolDefinition) },
   }, { cache: DEFAULT_CACHE });
   return { store, ...at, dispatcher: new Dispatcher({ engine: at.engine, stateless, store, running: at.running, diagnostics: SILENT_DIAGNOSTICS, maxJsonDepth: 100, heap: new HeapGuard(1) }) };
 }

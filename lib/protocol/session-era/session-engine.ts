@@ -7,6 +7,7 @@ import { failure, notification, success, type JsonRpcNotification, type JsonRpcR
 import { Method, Notification } from '../../core/methods';
 import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
 import type { Router } from '../../router/router';
+import type { ToolVisibility } from '../../router/visibility';
 import { sessionCapabilities, type FeatureCounts } from '../capabilities';
 import type { ServerEvents } from '../events/server-events';
 import type { BusSubscription, ServerMessage, SessionBus, SessionMessage } from '../seams/session-bus';
@@ -50,8 +51,8 @@ export interface SessionEngineDeps {
   readonly tasks: TaskService;
   /** Whether the tool `name` may run as a task; `undefined` for no such tool (cheap: every `tools/call` asks). */
   readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
-  /** Whether `principal` may see the tool `name` (a hidden tool is unknown, never a task). */
-  readonly toolVisible: (name: string, principal: unknown) => boolean;
+  /** The tools `principal` may know (the server's visibility resolver): a hidden tool is unknown, never a task. */
+  readonly visibility: ToolVisibility;
 }
 
 export interface SessionEngineOptions {
@@ -142,7 +143,7 @@ export class SessionEngine implements ChannelHost {
       bus: this.bus,
       resourceUpdated: (uri) => this.resourceUpdated(uri),
       toolTaskSupport: deps.toolTaskSupport,
-      toolVisible: deps.toolVisible,
+      visibility: deps.visibility,
       hasTaskTools: () => deps.counts().taskTools > 0,
       diagnostics: this.diagnostics,
     });

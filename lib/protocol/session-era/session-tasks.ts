@@ -7,6 +7,7 @@ import { notification, type JsonRpcMessage, type JsonRpcRequest } from '../../co
 import { Method } from '../../core/methods';
 import type { JsonObject } from '../../core/wire.types';
 import type { Outcome } from '../../router/router';
+import type { ToolVisibility } from '../../router/visibility';
 import { TASKS_SINCE } from '../capabilities';
 import type { ServerEvents } from '../events/server-events';
 import type { Exchange } from '../exchange';
@@ -57,8 +58,8 @@ export interface SessionTasksDeps {
   readonly resourceUpdated: (uri: string) => Promise<void>;
   /** Whether the tool `name` may run as a task; `undefined` for no such tool (cheap: every `tools/call` asks). */
   readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
-  /** Whether `principal` may see the tool `name` (a hidden tool is unknown, never a task). */
-  readonly toolVisible: (name: string, principal: unknown) => boolean;
+  /** The tools `principal` may know (the server's visibility resolver): a hidden tool is unknown, never a task. */
+  readonly visibility: ToolVisibility;
   /** Whether any tool may run as a task now (the capability is declared then). */
   readonly hasTaskTools: () => boolean;
   readonly diagnostics: Diagnostics;
@@ -114,7 +115,7 @@ export class SessionTasks implements TaskChannelHost {
     const wantsTask = typeof asked === 'object' && asked !== null && !Array.isArray(asked);
     // The ordinary call, first and cheaply: a tool that is no task, called as none.
     if (support === undefined || (support === 'forbidden' && !wantsTask)) return undefined;
-    if (state.protocolVersion < TASKS_SINCE || !this.deps.hasTaskTools() || !this.deps.toolVisible(name, principal)) return undefined;
+    if (state.protocolVersion < TASKS_SINCE || !this.deps.hasTaskTools() || !this.deps.visibility.tool(name, principal)) return undefined;
     if (support === 'required' && !wantsTask) return { code: ErrorCode.MethodNotFound, message: `Tool "${name}" must be called as a task (taskSupport: required)` };
     if (support === 'forbidden') return wantsTask ? { code: ErrorCode.MethodNotFound, message: `Tool "${name}" cannot be called as a task` } : undefined;
     if (!wantsTask) return undefined;

@@ -12,6 +12,7 @@ import { statelessCapabilities, type FeatureCounts } from '../capabilities';
 import type { SigningKey } from '../../core/signing-key';
 import type { JsonObject } from '../../core/wire.types';
 import type { OperationInfo, Router } from '../../router/router';
+import type { ToolVisibility } from '../../router/visibility';
 import type { ClientChannel } from '../../context/client-channel';
 import type { TaskStarter } from '../../context/task-starter';
 import { answer, NOTHING, refused, scopeRefused, type DispatchOutcome } from '../dispatch-outcome';
@@ -77,8 +78,6 @@ export interface StatelessEraDeps {
   readonly counts: () => FeatureCounts;
   /** The caching hints the decorators declared. */
   readonly hints: CacheHints;
-  /** The input schema of the tool `name`, if `principal` may see it (hidden means unknown). */
-  readonly toolInputSchema: (name: string, principal: unknown) => JsonObject | undefined;
   /** The `subscriptions/listen` streams of this node. */
   readonly listeners: SubscriptionHub;
   /** Tells every subscriber, in either era, that a resource changed. */
@@ -87,8 +86,8 @@ export interface StatelessEraDeps {
   readonly tasks: TaskService;
   /** Whether the tool `name` may run as a task; `undefined` for no such tool (cheap: every `tools/call` asks). */
   readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
-  /** Whether `principal` may see the tool `name` (a hidden tool is unknown, never a task). */
-  readonly toolVisible: (name: string, principal: unknown) => boolean;
+  /** The tools `principal` may know (the server's visibility resolver): a hidden tool is unknown, never a task, and has no schema for the header check. */
+  readonly visibility: ToolVisibility;
 }
 
 /** Caching hints when neither the server's options nor the decorators say otherwise. */
@@ -173,7 +172,7 @@ export class StatelessEra {
     const name = message.params?.name;
     if (message.method !== Method.ToolsCall || typeof name !== 'string') return undefined;
     const support = this.deps.toolTaskSupport(name);
-    if (support === undefined || support === 'forbidden' || !this.deps.toolVisible(name, facts.principal)) return undefined;
+    if (support === undefined || support === 'forbidden' || !this.deps.visibility.tool(name, facts.principal)) return undefined;
     if (!declaresTasks(meta.clientCapabilities as JsonObject)) {
       return support === 'required' ? refused('missing-capability', message.id, tasksExtensionMissing().toJSON()) : undefined;
     }
@@ -188,7 +187,7 @@ export class StatelessEra {
   /** The resolved target's input schema, for the header check of a `tools/call`: the tool's own, when the caller may see it. */
   private inputSchemaOf(message: JsonRpcRequest, principal: unknown): JsonObject | undefined {
     const name = message.params?.name;
-    return message.method === Method.ToolsCall && typeof name === 'string' ? this.deps.toolInputSchema(name, principal) : undefined;
+    return message.method === Method.ToolsCall && typeof name === 'string' ? this.deps.visibility.tool(name, principal)?.descriptor.inputSchema : undefined;
   }
 
   private async serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {

@@ -7,7 +7,7 @@ import type { Paginator } from '../pagination';
 import type { OperationKind } from '../pipeline/execution-context';
 import type { Pipelines } from '../pipeline/pipelines';
 import type { Registry } from '../registry';
-import type { Visibility } from '../visibility';
+import type { VisibilityResolver } from '../visibility';
 
 /** One MCP method: validated params in, a result object out; failures thrown as `ProtocolError`. */
 export type MethodHandler = (params: JsonObject, ctx: Context) => Promise<JsonObject>;
@@ -18,7 +18,8 @@ export interface HandlerDeps {
   readonly registry: Registry;
   readonly paginator: Paginator;
   readonly diagnostics: Diagnostics;
-  readonly visible: Visibility;
+  /** Whether an item exists and the caller may know it (the server's `visible` rule): hidden means unknown. */
+  readonly visibility: VisibilityResolver;
   /** Longest resource URI a request may name (`maxUriLength`). */
   readonly maxUriLength: number;
   /** Items any one array in a tool's arguments may hold (`maxArrayItems`). */

@@ -6,17 +6,16 @@ import { classPipe } from '../pipeline/argument-pipe';
 import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
 import type { TargetSteps } from '../pipeline/operation-pipeline';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
-import { itemScopes } from '../visibility';
 import { pagedList } from './paged-list';
 
 export function promptHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, visible, pipelines } = deps;
+  const { registry, visibility, pipelines } = deps;
   return [
-    pagedList(deps, { method: Method.PromptsList, list: 'prompts', resultKey: 'prompts', items: () => registry.promptList(), itemOf: (p) => ({ kind: 'prompt', name: p.name, ...itemScopes(registry.prompt(p.name)) }) }),
+    pagedList(deps, { method: Method.PromptsList, list: 'prompts', resultKey: 'prompts', items: () => registry.promptList(), known: (p, principal) => visibility.prompt(p.name, principal) }),
     [Method.PromptsGet, async (params, ctx) => {
       const name = requireString(params, 'name');
-      const prompt = registry.prompt(name);
-      if (!prompt || !visible({ kind: 'prompt', name, ...itemScopes(prompt) }, ctx.principal)) throw TARGET_ERROR_POLICY.prompt.unknown(name);
+      const prompt = visibility.prompt(name, ctx.principal);
+      if (!prompt) throw TARGET_ERROR_POLICY.prompt.unknown(name);
       return pipelines.target(prompt, promptSteps).run(name, optionalObject(params, 'arguments'), ctx);
     }],
   ];

@@ -8,22 +8,21 @@ import { classPipe } from '../pipeline/argument-pipe';
 import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
 import type { TargetSteps } from '../pipeline/operation-pipeline';
 import { refuseControlCharacters } from '../template-values';
-import { itemScopes, visibleResource } from '../visibility';
 import { requireUri, type HandlerDeps, type MethodEntry } from './method-handler';
 import { pagedList } from './paged-list';
 
 export function resourceHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, visible, pipelines } = deps;
+  const { registry, visibility, pipelines } = deps;
   return [
     pagedList(deps, {
-      method: Method.ResourcesList, list: 'resources', resultKey: 'resources', items: (ctx) => listResources(deps, ctx), itemOf: (r) => ({ kind: 'resource', uri: r.uri, ...itemScopes(registry.resolveResource(r.uri)?.definition) }),
+      method: Method.ResourcesList, list: 'resources', resultKey: 'resources', items: (ctx) => listResources(deps, ctx), known: (r, principal) => visibility.resource(r.uri, principal),
     }),
     pagedList(deps, {
-      method: Method.ResourcesTemplatesList, list: 'templates', resultKey: 'resourceTemplates', items: () => registry.templateList(), itemOf: (t) => ({ kind: 'template', uriTemplate: t.uriTemplate, ...itemScopes(registry.template(t.uriTemplate)) }),
+      method: Method.ResourcesTemplatesList, list: 'templates', resultKey: 'resourceTemplates', items: () => registry.templateList(), known: (t, principal) => visibility.template(t.uriTemplate, principal),
     }),
     [Method.ResourcesRead, async (params, ctx) => {
       const uri = requireUri(params, 'uri', deps.maxUriLength);
-      const resolved = visibleResource(registry, visible, uri, ctx.principal);
+      const resolved = visibility.resource(uri, ctx.principal);
       if (!resolved) throw TARGET_ERROR_POLICY.resource.unknown(uri);
       if (!deps.allowTemplateControlChars) refuseControlCharacters(uri, resolved.params);
       return pipelines.target(resolved.definition, resourceSteps).run(uri, resolved.params, ctx);

@@ -10,20 +10,19 @@ import { issuePath, type OutputCheck } from '../../schema';
 import { classPipe, schemaPipe } from '../pipeline/argument-pipe';
 import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
 import type { TargetSteps } from '../pipeline/operation-pipeline';
-import { itemScopes } from '../visibility';
 import { pagedList } from './paged-list';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
 
 export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, diagnostics, visible, pipelines, maxArrayItems } = deps;
+  const { registry, diagnostics, visibility, pipelines, maxArrayItems } = deps;
   const compile = (tool: ToolDefinition) => toolSteps(tool, diagnostics, maxArrayItems);
   return [
-    pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: (ctx) => registry.toolList(knowsTasks(ctx.protocolVersion)), itemOf: (t) => ({ kind: 'tool', name: t.name, ...itemScopes(registry.tool(t.name)) }) }),
+    pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: (ctx) => registry.toolList(knowsTasks(ctx.protocolVersion)), known: (t, principal) => visibility.tool(t.name, principal) }),
     // Not async: the pipeline's promise is the call's (a throw here reaches the router's catch all the same).
     [Method.ToolsCall, (params, ctx) => {
       const name = requireString(params, 'name');
-      const tool = registry.tool(name);
-      if (!tool || !visible({ kind: 'tool', name, ...itemScopes(tool) }, ctx.principal)) throw TARGET_ERROR_POLICY.tool.unknown(name);
+      const tool = visibility.tool(name, ctx.principal);
+      if (!tool) throw TARGET_ERROR_POLICY.tool.unknown(name);
       return pipelines.target(tool, compile).run(name, optionalObject(params, 'arguments'), ctx);
     }],
   ];

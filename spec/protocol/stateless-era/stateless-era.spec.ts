@@ -5,7 +5,7 @@ import { Cancellation } from '../../../lib/core/cancellation';
 import type { JsonRpcRequest } from '../../../lib/core/jsonrpc';
 import type { DispatchOutcome } from '../../../lib/protocol/dispatch-outcome';
 import { DEFAULT_CACHE, StatelessEra, type StatelessFacts, type StatelessOptions } from '../../../lib/protocol/stateless-era/stateless-era';
-import { FakeExchange, FakeStore, flush, node, settledNow, TOOLS, type FakeTool } from '../support/protocol-fakes';
+import { EVERY_TOOL_VISIBLE, FakeExchange, FakeStore, flush, node, settledNow, TOOLS, type FakeTool } from '../support/protocol-fakes';
 
 const VERSION = '2026-07-28';
 
@@ -26,12 +26,11 @@ function era(options: Partial<StatelessOptions> = {}, tools: Record<string, Fake
     identity: { info: { name: 'fake', version: '1' }, instructions },
     counts: () => ({ tools: 1, prompts: 0, resources: 1, taskTools: 0 }),
     hints: { listCacheHint: () => undefined, hasListers: false, resolveResource: () => undefined },
-    toolInputSchema: () => undefined,
     listeners: at.events.listeners,
     resourceUpdated: async () => {},
     tasks: at.tasks,
     toolTaskSupport: () => 'forbidden',
-    toolVisible: () => true,
+    visibility: EVERY_TOOL_VISIBLE,
   }, { cache: DEFAULT_CACHE, ...options });
   return { stateless, router: at.router, listeners: at.events.listeners };
 }

@@ -15,6 +15,8 @@ import { SessionEngine, type SessionEngineOptions, type SessionRouter } from '..
 import type { SessionState } from '../../../lib/protocol/seams/session-state';
 import type { SessionChange, SessionStore } from '../../../lib/protocol/seams/session-store';
 import type { ListKind } from '../../../lib/core/methods';
+import type { ToolDefinition } from '../../../lib/definitions/definitions';
+import type { ToolVisibility } from '../../../lib/router/visibility';
 
 /** An exchange that records what is sent on it. */
 export class FakeExchange implements Exchange {
@@ -149,10 +151,13 @@ export function node(parts: { store: SessionStore; bus?: SessionBus; tools?: Rec
   const tasks = new TaskService({ store: new InMemoryTaskStore(), bus, diagnostics, limits: taskLimits() });
   const engine = new SessionEngine({
     router, identity: { info: { name: 'fake', version: '1' } }, counts: () => ({ tools: 1, prompts: 0, resources: 0, taskTools: 0 }),
-    diagnostics, events, store: parts.store, bus, running, clock: new FakeClock().read, tasks, toolTaskSupport: () => 'forbidden', toolVisible: () => true,
+    diagnostics, events, store: parts.store, bus, running, clock: new FakeClock().read, tasks, toolTaskSupport: () => 'forbidden', visibility: EVERY_TOOL_VISIBLE,
   }, parts.options);
   return { engine, events, running, router, tasks };
 }
+
+/** Every tool visible to everyone, with a schema that asks for no header. */
+export const EVERY_TOOL_VISIBLE: ToolVisibility = { tool: () => ({ descriptor: { inputSchema: { type: 'object' } } }) as unknown as ToolDefinition };
 
 export const CLIENT = Object.freeze({ name: 'client', version: '1' });
 
