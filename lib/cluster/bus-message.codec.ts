@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { uniqueId } from '../core/unique-id';
 import { classify, isRequestId } from '../core/jsonrpc';
 import { LIST_CHANGED } from '../core/methods';
 import type { ServerMessage, SessionMessage } from '../protocol/seams/session-bus';
@@ -37,22 +38,41 @@ export type Decoded<M> = { readonly message: M } | { readonly refused: string };
 /** Length of an HMAC-SHA256 in base64url, the prefix of a signed message (then a space). */
 const MAC_LENGTH = 43;
 
+const NO_MAC = Object.freeze({ refused: 'a message without a valid MAC (busSecret)' });
+const REPLAYED = Object.freeze({ refused: 'a signed message heard before (a replay)' });
+
+/**
+ * Senders whose last number is kept: every replica's bus, and one more for each restart (a
+ * restarted node is a new sender). Past it the sender heard from least recently is forgotten.
+ */
+const MAX_SENDERS = 10_000;
+
 /**
  * Messages on the wire between nodes: JSON, at most `maxBytes` (UTF-8) each. Anything on a
  * channel is checked before a listener sees it, since any client of the Redis can publish there.
  *
- * With a `secret` (one Redis never holds), each message is sent as `<mac> <json>`, the MAC an
- * HMAC-SHA256 of the channel and the JSON, and a message without a valid one is refused before it
- * is parsed: a client of the Redis without the secret can no longer speak for a node, and a
- * message taken from one channel is refused on another.
+ * With a `secret` (one Redis never holds), each message is sent as `<mac> <sender>:<seq> <json>`,
+ * the MAC an HMAC-SHA256 of the channel, the sender's stamp and the JSON, and a message without a
+ * valid one is refused before it is parsed: a client of the Redis without the secret can no
+ * longer speak for a node, and a message taken from one channel is refused on another. The stamp
+ * stops replays: each sender (this codec, one per bus) numbers its messages, and Redis delivers
+ * one connection's publishes to a subscriber in order, so a number not above the last one heard
+ * from that sender is a message heard before. Decode each delivered message once (the bus does,
+ * however many of its listeners hear it): a second decode of the same delivery is a replay.
  */
 export class BusMessageCodec {
+  /** This codec as a sender: its id, and the number of its last message. */
+  private readonly sender = uniqueId();
+  private sent = 0;
+  /** The last number heard from each sender, the sender heard from least recently first. */
+  private readonly heard = new Map<string, number>();
+
   constructor(private readonly maxBytes: number, private readonly secret?: Buffer) {}
 
   /** The text to publish on `channel`, or why it cannot be sent. */
   encode(message: SessionMessage | ServerMessage, channel: string): { readonly text: string } | { readonly refused: string } {
     const json = JSON.stringify(message);
-    const text = this.secret ? `${this.mac(channel, json)} ${json}` : json;
+    const text = this.secret ? this.signed(channel, json) : json;
     const bytes = Buffer.byteLength(text);
     return bytes > this.maxBytes ? { refused: `the message is ${bytes} bytes, more than maxMessageBytes (${this.maxBytes})` } : { text };
   }
@@ -65,17 +85,34 @@ export class BusMessageCodec {
     return this.decode(text, channel, SERVER_SHAPES) as Decoded<ServerMessage>;
   }
 
-  private mac(channel: string, json: string): string {
-    return createHmac('sha256', this.secret!).update(channel).update('\n').update(json).digest('base64url');
+  private signed(channel: string, json: string): string {
+    this.sent += 1;
+    const stamp = `${this.sender}:${this.sent}`;
+    return `${this.mac(channel, stamp, json)} ${stamp} ${json}`;
   }
 
-  /** The JSON of a message whose MAC is valid for `channel`, or undefined. */
-  private verified(text: string, channel: string): string | undefined {
-    if (text.length <= MAC_LENGTH || text[MAC_LENGTH] !== ' ') return undefined;
-    const json = text.slice(MAC_LENGTH + 1);
+  private mac(channel: string, stamp: string, json: string): string {
+    return createHmac('sha256', this.secret!).update(channel).update('\n').update(stamp).update('\n').update(json).digest('base64url');
+  }
+
+  /** The JSON of a message whose MAC is valid for `channel` and that was not heard before, or why not. */
+  private verified(text: string, channel: string): { readonly json: string } | { readonly refused: string } {
+    const stampEnd = text.indexOf(' ', MAC_LENGTH + 1);
+    if (text[MAC_LENGTH] !== ' ' || stampEnd === -1) return NO_MAC;
+    const stamp = text.slice(MAC_LENGTH + 1, stampEnd);
+    const json = text.slice(stampEnd + 1);
     const given = Buffer.from(text.slice(0, MAC_LENGTH));
-    const expected = Buffer.from(this.mac(channel, json));
-    return given.length === expected.length && timingSafeEqual(given, expected) ? json : undefined;
+    const expected = Buffer.from(this.mac(channel, stamp, json));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return NO_MAC;
+    const colon = stamp.lastIndexOf(':');
+    const sender = stamp.slice(0, colon);
+    const seq = Number(stamp.slice(colon + 1));
+    const last = this.heard.get(sender);
+    if (!Number.isSafeInteger(seq) || (last !== undefined && seq <= last)) return REPLAYED;
+    this.heard.delete(sender);
+    this.heard.set(sender, seq);
+    if (this.heard.size > MAX_SENDERS) this.heard.delete(this.heard.keys().next().value as string);
+    return { json };
   }
 
   private decode(received: string, channel: string, shapes: Readonly<Record<string, (fields: Fields) => boolean>>): Decoded<Fields> {
@@ -84,8 +121,9 @@ export class BusMessageCodec {
     if (received.length > this.maxBytes || (received.length * 3 > this.maxBytes && Buffer.byteLength(received) > this.maxBytes)) {
       return { refused: `a message larger than maxMessageBytes (${this.maxBytes})` };
     }
-    const text = this.secret ? this.verified(received, channel) : received;
-    if (text === undefined) return { refused: 'a message without a valid MAC (busSecret)' };
+    const verified = this.secret ? this.verified(received, channel) : { json: received };
+    if ('refused' in verified) return verified;
+    const text = verified.json;
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -20,7 +20,7 @@ export class RedisBusSubscription {
     private readonly channels: RedisChannels,
     private readonly channel: string,
     private readonly label: string,
-    private readonly hear: (text: string) => void,
+    private readonly hear: (text: string, delivery: object) => void,
   ) {
     this.ready = this.attempt = this.subscribe();
     // Awaiting `ready` is the caller's choice; unawaited, its failure is no crash.
@@ -47,9 +47,9 @@ export class RedisBusSubscription {
     this.waiting = false;
     let leave: () => Promise<void>;
     try {
-      leave = await this.channels.listen(this.channel, (text) => {
+      leave = await this.channels.listen(this.channel, (text, delivery) => {
         // Stopping is synchronous; leaving the channel is not: nothing is heard in between.
-        if (!this.stopped) this.hear(text);
+        if (!this.stopped) this.hear(text, delivery);
       });
     } catch (error) {
       this.waiting = true;

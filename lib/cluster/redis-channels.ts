@@ -1,7 +1,11 @@
 import type { Redis } from 'ioredis';
 
-/** Hears the messages of one channel. */
-export type ChannelListener = (message: string) => void;
+/**
+ * Hears the messages of one channel. `delivery` is one object per message received, the same for
+ * every listener of it: what a listener derives from a message (the bus decodes and checks it)
+ * can be done once per delivery, and two deliveries of equal text told apart (a replay).
+ */
+export type ChannelListener = (message: string, delivery: object) => void;
 
 /** The listeners of one channel, and the SUBSCRIBE they all wait for. */
 interface Channel {
@@ -34,9 +38,10 @@ export class RedisChannels {
     subscriber.on('message', (channel: string, message: string) => {
       const heard = this.channels.get(channel)?.listeners;
       if (!heard) return;
+      const delivery = {};
       for (const listener of [...heard]) {
         try {
-          listener(message);
+          listener(message, delivery);
         } catch {
           // A listener reports its own failures; the others still hear the message.
         }

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { STDERR_DIAGNOSTICS, WarningThrottle, type Diagnostics, type WarningRateLimit } from '../core/diagnostics';
 import { PhantomError, StoreUnavailableError } from '../core/errors';
 import type { BusSubscription, ServerListener, ServerMessage, SessionBus, SessionListener, SessionMessage } from '../protocol/seams/session-bus';
-import { BusMessageCodec } from './bus-message.codec';
+import { BusMessageCodec, type Decoded } from './bus-message.codec';
 import { RedisBusSubscription } from './redis-bus-subscription';
 import type { RedisChannels } from './redis-channels';
 import type { RedisConnections } from './redis-connections';
@@ -53,6 +53,8 @@ export class RedisSessionBus implements SessionBus {
   private readonly sessionChannelPrefix: string;
   private readonly broadcastChannel: string;
   private readonly codec: BusMessageCodec;
+  /** Each delivered message as decoded, while its delivery object lives (see `once`). */
+  private readonly decoded = new WeakMap<object, Decoded<unknown>>();
   private readonly warnings: WarningThrottle;
   private readonly subscriptions = new Set<RedisBusSubscription>();
   private closed = false;
@@ -81,10 +83,10 @@ export class RedisSessionBus implements SessionBus {
   }
 
   subscribe(sessionId: string, listener: SessionListener): BusSubscription {
-    return this.listen(this.sessionChannelPrefix + sessionId, sessionLabel(sessionId), (text) => {
-      const decoded = this.codec.decodeSession(text, this.sessionChannelPrefix + sessionId);
-      if ('refused' in decoded) this.dropped(decoded.refused, 'a session channel');
-      else call(listener, decoded.message);
+    const channel = this.sessionChannelPrefix + sessionId;
+    return this.listen(channel, sessionLabel(sessionId), (text, delivery) => {
+      const decoded = this.once(delivery, () => this.codec.decodeSession(text, channel), 'a session channel');
+      if ('message' in decoded) call(listener, decoded.message);
     });
   }
 
@@ -93,10 +95,9 @@ export class RedisSessionBus implements SessionBus {
   }
 
   onBroadcast(listener: ServerListener): BusSubscription {
-    return this.listen(this.broadcastChannel, 'the broadcast channel', (text) => {
-      const decoded = this.codec.decodeServer(text, this.broadcastChannel);
-      if ('refused' in decoded) this.dropped(decoded.refused, 'the broadcast channel');
-      else call(listener, decoded.message);
+    return this.listen(this.broadcastChannel, 'the broadcast channel', (text, delivery) => {
+      const decoded = this.once(delivery, () => this.codec.decodeServer(text, this.broadcastChannel), 'the broadcast channel');
+      if ('message' in decoded) call(listener, decoded.message);
     });
   }
 
@@ -119,7 +120,20 @@ export class RedisSessionBus implements SessionBus {
     }
   }
 
-  private listen(channel: string, label: string, hear: (text: string) => void): BusSubscription {
+  /**
+   * A delivered message decoded (and checked) once, however many listeners of this bus hear it;
+   * a refusal reported once.
+   */
+  private once<M>(delivery: object, decode: () => Decoded<M>, where: string): Decoded<M> {
+    let decoded = this.decoded.get(delivery) as Decoded<M> | undefined;
+    if (decoded) return decoded;
+    decoded = decode();
+    this.decoded.set(delivery, decoded);
+    if ('refused' in decoded) this.dropped(decoded.refused, where);
+    return decoded;
+  }
+
+  private listen(channel: string, label: string, hear: (text: string, delivery: object) => void): BusSubscription {
     if (this.closed) {
       const ready = Promise.reject(new PhantomError('redis_bus_closed', `The session bus is closed: ${label} is not listened to`));
       ready.catch(() => undefined);

@@ -265,6 +265,29 @@ describe('RedisSessionBus', () => {
       });
     });
 
+    context('when a signed message is replayed on its own channel', () => {
+      it('drops the copy: each sender numbers its messages, and a number heard before is a replay', async () => {
+        const warnings: string[] = [];
+        const a = await node({ secret: SECRET, diagnostics: recording(warnings) });
+        const b = await node({ secret: SECRET });
+        const captured: string[] = [];
+        const leave = await a.connections.channels.listen(sessionChannel('alice'), (text) => { captured.push(text); });
+        const heard = await listening(a);
+        const heardToo = await listening(a);
+        await b.bus.publish('alice', cancel(7));
+        await delivered(b, a);
+        await leave();
+        await a.connections.commands.publish(sessionChannel('alice'), captured[0]);
+        await b.bus.publish('alice', ended);
+        await delivered(b, a);
+        // Each listener of the bus hears the genuine messages once, and neither hears the copy.
+        expect(heard).to.deep.equal([cancel(7), ended]);
+        expect(heardToo).to.deep.equal([cancel(7), ended]);
+        expect(warnings).to.have.length(1);
+        expect(warnings[0]).to.contain('heard before (a replay)');
+      });
+    });
+
     context('when a forged server message is published on the broadcast channel', () => {
       it('drops it', async () => {
         const a = await node({ secret: SECRET, diagnostics: recording([]) });
