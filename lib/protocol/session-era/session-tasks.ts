@@ -15,6 +15,7 @@ import type { SessionBus } from '../seams/session-bus';
 import type { SessionState } from '../seams/session-state';
 import type { TaskRecord } from '../seams/task-store';
 import { taskOwner } from '../tasks/task-owner';
+import { foundTask, taskIdOf } from '../tasks/task-params';
 import type { PendingTask, TaskService } from '../tasks/task-service';
 import { RELATED_TASK, sessionTaskView } from '../tasks/task-views';
 import type { PendingRequests } from './pending-requests';
@@ -33,7 +34,7 @@ type TaskMethod = (tasks: SessionTasks, request: TaskRequest, owner: string) => 
 
 /** The 2025-11-25 task methods. */
 const TASK_METHODS: ReadonlyMap<string, TaskMethod> = new Map<string, TaskMethod>([
-  ['tasks/get', async (tasks, { params }, owner) => ({ result: sessionTaskView(found(await tasks.service.get(taskIdOf(params), owner))) })],
+  ['tasks/get', async (tasks, { params }, owner) => ({ result: sessionTaskView(foundTask(await tasks.service.get(taskIdOf(params), owner))) })],
   ['tasks/result', (tasks, request, owner) => tasks.result(request, owner)],
   ['tasks/list', async (tasks, { params }, owner) => {
     const cursor = params.cursor;
@@ -43,7 +44,7 @@ const TASK_METHODS: ReadonlyMap<string, TaskMethod> = new Map<string, TaskMethod
     return { result: { tasks: page.tasks.map(sessionTaskView), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) } as unknown as JsonObject };
   }],
   ['tasks/cancel', async (tasks, { params }, owner) => {
-    const cancelled = found(await tasks.service.cancel(taskIdOf(params), owner));
+    const cancelled = foundTask(await tasks.service.cancel(taskIdOf(params), owner));
     if (cancelled.wasTerminal) throw ProtocolError.invalidParams(`Cannot cancel task: already in terminal status '${cancelled.task.status}'`);
     return { result: sessionTaskView(cancelled.task) };
   }],
@@ -133,7 +134,7 @@ export class SessionTasks implements TaskChannelHost {
   /** `tasks/result`: waits until the task is terminal, then answers exactly what the call would have, tagged with the task. */
   async result({ params, exchange, cancellation }: TaskRequest, owner: string): Promise<Outcome | undefined> {
     const id = taskIdOf(params);
-    found(await this.service.get(id, owner));
+    foundTask(await this.service.get(id, owner));
     let streams = this.resultStreams.get(id);
     if (!streams) this.resultStreams.set(id, (streams = new Set()));
     streams.add(exchange);
@@ -141,8 +142,7 @@ export class SessionTasks implements TaskChannelHost {
     try {
       const task = await this.service.whenEnded(id, owner, cancellation);
       if (cancellation.aborted) return undefined;
-      if (!task) throw ProtocolError.invalidParams(`Failed to retrieve task: Task not found (task ${id} expired before it ended: its ttl has passed)`);
-      return outcomeOf(task);
+      return outcomeOf(foundTask(task, `task ${id} expired before it ended: its ttl has passed`));
     } finally {
       streams.delete(exchange);
       if (streams.size === 0 && this.resultStreams.get(id) === streams) this.resultStreams.delete(id);
@@ -212,14 +212,4 @@ function outcomeOf(task: TaskRecord): Outcome {
   return { error: { code: ErrorCode.InternalError, message: `Task ${task.id} was cancelled: it has no result` } };
 }
 
-function taskIdOf(params: JsonObject): string {
-  const id = params.taskId;
-  if (typeof id !== 'string' || id.length === 0) throw ProtocolError.invalidParams('"taskId" must be a non-empty string');
-  return id;
-}
 
-/** A task another caller owns is unknown here, as one that never was: -32602 either way. */
-function found<T>(task: T | undefined): T {
-  if (!task) throw ProtocolError.invalidParams('Failed to retrieve task: Task not found');
-  return task;
-}

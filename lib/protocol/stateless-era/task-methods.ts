@@ -2,7 +2,7 @@ import { clientResultProblem } from '../../core/client-results';
 import { ProtocolError } from '../../core/errors';
 import type { JsonObject } from '../../core/wire.types';
 import { TASKS_EXTENSION } from '../capabilities';
-import type { TaskRecord } from '../seams/task-store';
+import { foundTask, taskIdOf } from '../tasks/task-params';
 import { detailedTaskView } from '../tasks/task-views';
 import type { TaskService } from '../tasks/task-service';
 import { missingCapabilities } from './input-channel';
@@ -13,15 +13,15 @@ const ACK: JsonObject = Object.freeze({ resultType: 'complete' }) as JsonObject;
 
 /** The tasks extension's methods (`tasks/result` and `tasks/list` are not among them: -32601). */
 export const TASK_METHODS: ReadonlyMap<string, TaskMethod> = new Map<string, TaskMethod>([
-  ['tasks/get', async (tasks, params, owner) => ({ resultType: 'complete', ...detailedTaskView(found(await tasks.get(taskIdOf(params), owner))) })],
+  ['tasks/get', async (tasks, params, owner) => ({ resultType: 'complete', ...detailedTaskView(foundTask(await tasks.get(taskIdOf(params), owner))) })],
   ['tasks/update', async (tasks, params, owner) => {
     const responses = params.inputResponses;
     if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) throw ProtocolError.invalidParams('"inputResponses" must be an object');
-    found(await tasks.answer(taskIdOf(params), owner, responses as JsonObject, (request, answer) => answerProblem(request.method, answer)));
+    foundTask(await tasks.answer(taskIdOf(params), owner, responses as JsonObject, (request, answer) => answerProblem(request.method, answer)));
     return ACK;
   }],
   ['tasks/cancel', async (tasks, params, owner) => {
-    found((await tasks.cancel(taskIdOf(params), owner))?.task);
+    foundTask((await tasks.cancel(taskIdOf(params), owner))?.task);
     return ACK;
   }],
 ]);
@@ -37,17 +37,7 @@ export function declaresTasks(capabilities: JsonObject | undefined): boolean {
   return typeof extensions === 'object' && extensions !== null && !Array.isArray(extensions) && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
 
-function taskIdOf(params: JsonObject): string {
-  const id = params.taskId;
-  if (typeof id !== 'string' || id.length === 0) throw ProtocolError.invalidParams('"taskId" must be a non-empty string');
-  return id;
-}
 
-/** A task another caller owns is unknown here, as one that never was: -32602 either way. */
-function found(task: TaskRecord | undefined): TaskRecord {
-  if (!task) throw ProtocolError.invalidParams('Task not found');
-  return task;
-}
 
 function answerProblem(method: string, answer: unknown): string | undefined {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return 'it must be an object';
