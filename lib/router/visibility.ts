@@ -15,7 +15,9 @@ export type VisibleItem =
   | ({ readonly kind: 'tool'; readonly name: string } & ItemScopes)
   | ({ readonly kind: 'prompt'; readonly name: string } & ItemScopes)
   | ({ readonly kind: 'resource'; readonly uri: string } & ItemScopes)
-  | ({ readonly kind: 'template'; readonly uriTemplate: string } & ItemScopes);
+  | ({ readonly kind: 'template'; readonly uriTemplate: string } & ItemScopes)
+  /** A skill of the Skills extension (`io.modelcontextprotocol/skills`): its name, and the URI of its `SKILL.md`. */
+  | ({ readonly kind: 'skill'; readonly name: string; readonly uri: string } & ItemScopes);
 
 /**
  * Decides, per request, whether the caller (its principal from the authentication hook) may see

@@ -1,0 +1,143 @@
+import type { Context } from '../../context/context';
+import type { Diagnostics } from '../../core/diagnostics';
+import type { ClientCapabilities, JsonObject, WireResource } from '../../core/wire.types';
+import type { CacheHint } from '../../metadata/cache-hint';
+import type { PipelineMember } from '../pipeline/pipeline-members';
+import type { VisibleItem } from '../visibility';
+
+/**
+ * An MCP extension (protocol 2026-07-28 `capabilities.extensions`): an identifier, what the server
+ * advertises under it, the methods it adds, and the resources it serves. The framework's own
+ * extensions (Skills) are built on this interface alone; a user's extension is written the same way
+ * and passed in the server's `extensions` option.
+ *
+ * Every method an extension adds is served like `tools/list` or `tools/call`: in both protocol
+ * eras and on every transport, through the operation pipeline (the server's guards, the method's
+ * own `use` and `scopes`, interceptors, rate limits, telemetry), its failures mapped to JSON-RPC
+ * errors as any other's.
+ *
+ * @example
+ * const audit: Extension = {
+ *   id: 'com.example/audit',
+ *   settings: () => ({ retentionDays: 30 }),
+ *   methods: {
+ *     'audit/recent': { use: [AdminGuard], scopes: ['audit:read'], handle: async (params, ctx) => ({ entries: await log.recent(ctx.principal) }) },
+ *   },
+ * };
+ * new PhantomServer({ name: 'notes', version: '1.0.0', providers: [NotesTools], extensions: [audit] });
+ */
+export interface Extension {
+  /** The extension's identifier: a reverse-DNS prefix and a name, e.g. `io.modelcontextprotocol/skills`. */
+  readonly id: string;
+  /**
+   * What the server advertises under `capabilities.extensions[id]` (in `initialize` and
+   * `server/discover`), for this negotiation; `undefined` to advertise nothing to it, in which case
+   * its methods are not served to that client either (method not found). Default: `{}` in both eras.
+   */
+  settings?(negotiation: Negotiation): JsonObject | undefined;
+  /**
+   * Whether a client must declare the extension (`capabilities.extensions[id]`, at `initialize` or
+   * in a request's `_meta`) before its methods serve it: otherwise they are refused with -32021
+   * (missing required client capability), naming the extension. Default `false`: the Skills
+   * extension serves any client, as its specification says.
+   */
+  readonly clientMustDeclare?: boolean;
+  /**
+   * Server capabilities the extension needs (a path such as `resources`): listed capabilities the
+   * server would not advertise fail start-up with a clear error. Skills needs `resources`.
+   */
+  readonly requires?: readonly ('tools' | 'prompts' | 'resources')[];
+  /** The methods it adds, by JSON-RPC method name. A name the protocol or another extension serves fails start-up. */
+  readonly methods?: Readonly<Record<string, ExtensionMethod>>;
+  /**
+   * Called once, when the server starts (before it serves a request): load what the extension
+   * serves, register its resources, keep the host to announce changes later. A failure fails
+   * `start()` (and `listen()`, `connect()`).
+   */
+  setup?(host: ExtensionHost): void | Promise<void>;
+  /** Called once when the server closes. */
+  close?(): void | Promise<void>;
+}
+
+/** Who the settings are for: one `initialize` (session era) or one request (stateless era). */
+export interface Negotiation {
+  readonly era: 'session' | 'stateless';
+  /** The negotiated (session era) or requested (stateless era) protocol version. */
+  readonly protocolVersion: string;
+  /** What the client declared: at `initialize`, or in this request's `_meta` (the stateless era's discover may carry none). */
+  readonly clientCapabilities: ClientCapabilities;
+}
+
+/** One method an extension adds. */
+export interface ExtensionMethod {
+  /**
+   * Serves one request: its params (an object; check what you read and throw
+   * `ProtocolError.invalidParams` for what is wrong) and the handler's context (`ctx.principal`,
+   * `ctx.era`, `ctx.clientCapabilities`, `ctx.signal`, `ctx.log`...). Returns the result object;
+   * throw a `ProtocolError` (or `McpError`) to answer with an error. In the stateless era the
+   * result gets `resultType: "complete"` unless it has one, the server's `_meta`, and the caching
+   * hint below.
+   */
+  handle(params: JsonObject, ctx: Context): Promise<JsonObject>;
+  /** Guards and interceptors for this method, after the server's own (`server.use`): classes (built from the server's container) or instances. */
+  readonly use?: readonly PipelineMember[];
+  /** OAuth scopes a call needs, checked before any guard (`InsufficientScopeError`, a 403 with the scopes over HTTP). */
+  readonly scopes?: readonly string[];
+  /** Stateless era: `ttlMs` and `cacheScope` on its results (unless the result sets its own). Default: none added. */
+  readonly cache?: CacheHint;
+}
+
+/** What an extension may use of the server it is part of, handed to its `setup`. */
+export interface ExtensionHost {
+  readonly diagnostics: Diagnostics;
+  /**
+   * Serves resources as any `@Resource` is served (listed, read through `resources/read`,
+   * subscribed to, completion aside), under the extension's name in start-up errors. Resources
+   * added after the server started are announced with `notifications/resources/list_changed`.
+   * A URI or template already served fails with a `DefinitionError` and adds nothing.
+   */
+  serveResources(resources: readonly ExtensionResource[]): void;
+  /** Stops serving a resource added with `serveResources` (by URI or template text); announced as a change. */
+  stopServingResource(uriOrTemplate: string): boolean;
+  /** Tells every client, in every era and on every replica, that the resource list changed (when the lister's answer changed). */
+  resourcesChanged(): void;
+  /** Whether the server's `visible` rule lets `principal` know `item`: hidden means unknown, everywhere. */
+  isVisible(item: VisibleItem, principal: unknown): boolean;
+  /** An instance of `cls` from the server's container (or its `resolve` option): the extension's services, DI-wired. */
+  resolve<T>(cls: new (...args: never[]) => T): T;
+}
+
+/** A resource (a fixed URI or an RFC 6570 template) an extension serves. */
+export type ExtensionResource = FixedExtensionResource | TemplateExtensionResource;
+
+interface ExtensionResourceBase {
+  /** Its name (a template's in `resources/templates/list`, a fixed resource's in `resources/list`). */
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  /** Stateless era: the caching hint on its reads. */
+  readonly cache?: CacheHint;
+  /**
+   * Reads `uri` (with a template's variables): whatever a `@Resource` handler may return (a string,
+   * bytes, `ResourceContent.text/blob`, contents objects); `undefined` when nothing is served there
+   * (the client gets "resource not found").
+   */
+  read(uri: string, variables: Readonly<Record<string, string>>, ctx: Context): Promise<unknown>;
+}
+
+export interface FixedExtensionResource extends ExtensionResourceBase {
+  readonly uri: string;
+}
+
+export interface TemplateExtensionResource extends ExtensionResourceBase {
+  readonly uriTemplate: string;
+  /** The concrete resources it stands for in `resources/list` (after the visibility rule's filter). */
+  list?(ctx: Context): Promise<WireResource[]>;
+  /**
+   * Whether the URI it matched names something `principal` may know (a skill the visibility rule
+   * hides, for one): when `false`, the URI is unknown to that caller for every method (read,
+   * subscribe, list), as a hidden item is.
+   */
+  knows?(uri: string, variables: Readonly<Record<string, string>>, principal: unknown): boolean;
+}
