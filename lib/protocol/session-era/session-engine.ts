@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Context } from '../../context/context';
 import { WarningThrottle, type Diagnostics, type WarningRateLimit } from '../../core/diagnostics';
 import { ErrorCode } from '../../core/error-codes';
 import { ProtocolError } from '../../core/errors';
@@ -21,13 +20,13 @@ import { DEFAULT_SESSION_IDLE_MS, type SessionStore } from '../seams/session-sto
 import { negotiateVersion } from '../versions';
 import { LIFECYCLE_HANDLERS, type LifecycleDeps, type LifecycleMethod } from './lifecycle.handlers';
 import { DEFAULT_MAX_PENDING_BYTES_PER_SESSION, PendingRequests } from './pending-requests';
-import { SessionChannel, type ChannelHost } from './session-channel';
+import type { ChannelHost } from './session-channel';
 import { StandaloneHolds } from './standalone-holds';
 import { UrlElicitations } from './url-elicitations';
 import { SessionTasks } from './session-tasks';
 import type { TaskService } from '../tasks/task-service';
-import { sessionTaskView } from '../tasks/task-views';
-import type { TaskStarter } from '../../context/task-starter';
+import { runRequest, type EraCodec } from '../request-runner';
+import { sessionCodec, type SessionAnswer, type SessionRequest } from './session-codec';
 
 /** What the session era asks of the router: its methods, the operation pipeline, the resource rules. */
 export type SessionRouter = Pick<Router, 'handles' | 'handle' | 'operate' | 'resourceUri' | 'canRead' | 'readRefusal'>;
@@ -122,10 +121,11 @@ export class SessionEngine implements ChannelHost {
   private readonly newSessionId: () => string;
   private readonly clientWarnings: WarningThrottle;
   private readonly lifecycle: LifecycleDeps;
-  private readonly requestTimeoutMs: number | undefined;
   private readonly idleMs: number;
   private readonly maxSessions: number;
   private readonly stops: (() => void)[];
+  /** What the session era's answers and contexts are made of. */
+  private readonly codec: EraCodec<SessionRequest, SessionAnswer>;
 
   constructor(private readonly deps: SessionEngineDeps, options: SessionEngineOptions = {}) {
     ({ store: this.store, bus: this.bus, router: this.router, diagnostics: this.diagnostics, running: this.running, events: this.events } = deps);
@@ -133,7 +133,7 @@ export class SessionEngine implements ChannelHost {
     this.newSessionId = deps.newSessionId ?? newSessionId;
     this.clientWarnings = new WarningThrottle(deps.diagnostics, options.warningRateLimit);
     this.lifecycle = { resources: deps.router, maxSubscriptions: options.maxSubscriptionsPerSession ?? 1000 };
-    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.codec = sessionCodec(this, options.requestTimeoutMs);
     this.maxInFlightPerSession = options.maxInFlightPerSession ?? 100;
     this.pending = new PendingRequests(options.maxPendingBytesPerSession ?? DEFAULT_MAX_PENDING_BYTES_PER_SESSION);
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
@@ -205,8 +205,9 @@ export class SessionEngine implements ChannelHost {
       if (message.method === Method.Initialize) {
         return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
       }
+      const request: SessionRequest = { state, message, exchange: way.exchange, principal, cancellation: way.cancellation };
       const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
-      if (lifecycle) return await this.runLifecycle(state, message, lifecycle, way.exchange, principal);
+      if (lifecycle) return await this.runLifecycle(request, lifecycle);
       const taskMethod = this.tasks.handles(message.method, state);
       if (!taskMethod && !this.router.handles(message.method)) {
         return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
@@ -224,20 +225,10 @@ export class SessionEngine implements ChannelHost {
         // another node and come here over the bus, and must not overtake the subscription.
         await held;
         if (cancellation.aborted) return undefined;
-        if (taskMethod) return await this.taskMethod(state, message, way, principal);
+        if (taskMethod) return await this.taskMethod(request);
         const task = this.tasks.taskOf(state, message, principal);
         if (task && 'code' in task) return failure(message.id, task);
-        const ctx = this.contextFor(state, message, way.exchange, principal, cancellation, task?.starter);
-        const handled = this.router.handle(message.method, message.params, ctx);
-        // A call that became a task is answered with the task once it is stored; its handler goes on.
-        const outcome = task ? await Promise.race([handled, task.started]) : await handled;
-        if (task?.task) {
-          task.finish(handled);
-          return success(message.id, { task: sessionTaskView(task.task) });
-        }
-        if (cancellation.aborted) return undefined;
-        if (!('result' in outcome) && !('error' in outcome)) return undefined;
-        return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
+        return await runRequest(this.codec, request, task, (ctx) => this.router.handle(message.method, message.params, ctx));
       } finally {
         this.running.finish(state.id, message.id);
       }
@@ -405,50 +396,27 @@ export class SessionEngine implements ChannelHost {
   }
 
   /** A `tasks/*` method, through the operation pipeline; `undefined` when it was cancelled (a `tasks/result` the client gave up). */
-  private async taskMethod(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown): Promise<JsonRpcResponse | undefined> {
+  private taskMethod(request: SessionRequest): Promise<SessionAnswer> {
+    const { state, message, principal, exchange, cancellation } = request;
     const operation = { kind: 'protocol' as const, method: message.method };
-    const ctx = this.contextFor(state, message, way.exchange, principal, way.cancellation);
-    const outcome = await this.router.operate(operation, message.params ?? {}, ctx, async (params) => {
-      const served = await this.tasks.serve(message.method, { state, params, principal, exchange: way.exchange, cancellation: way.cancellation });
+    return runRequest(this.codec, request, undefined, (ctx) => this.router.operate(operation, message.params ?? {}, ctx, async (params) => {
+      const served = await this.tasks.serve(message.method, { state, params, principal, exchange, cancellation });
       if (served && 'error' in served) throw new ProtocolError(served.error.code, served.error.message, served.error.data);
       return served?.result;
-    });
-    if (way.cancellation.aborted) return undefined;
-    if ('error' in outcome) return failure(message.id, outcome.error);
-    return outcome.result === undefined ? undefined : success(message.id, outcome.result);
+    }));
   }
 
   /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
-  private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange, principal: unknown): Promise<JsonRpcResponse> {
-    const outcome = await this.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange, principal), async (params) => {
+  private runLifecycle(request: SessionRequest, lifecycle: LifecycleMethod): Promise<SessionAnswer> {
+    const { state, message, principal } = request;
+    return runRequest(this.codec, request, undefined, (ctx) => this.router.operate(lifecycle.operation, message.params ?? {}, ctx, async (params) => {
       const { result, change } = await lifecycle.handle(params, state, this.lifecycle, principal);
       // A session that ended meanwhile stays ended: an update never brings it back.
       if (change) await this.store.update(state.id, change);
       return result;
-    });
-    return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
+    }));
   }
 
-  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, principal: unknown, signal?: Way['cancellation'], taskStarter?: TaskStarter): Context {
-    const sent = message.params?._meta;
-    const meta = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as JsonObject) : undefined;
-    const progressToken = meta?.progressToken;
-    return new Context({
-      requestId: message.id,
-      sessionId: state.id,
-      signal,
-      progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-      clientInfo: state.clientInfo,
-      clientCapabilities: state.clientCapabilities,
-      principal,
-      channel: new SessionChannel(this, state, exchange),
-      requestTimeoutMs: this.requestTimeoutMs,
-      era: 'session',
-      protocolVersion: state.protocolVersion,
-      meta,
-      taskStarter,
-    });
-  }
 }
 
 /** 128 bits from the system's CSPRNG, as visible ASCII (hex). */

@@ -1,12 +1,12 @@
 import type { Cancellation } from '../../core/cancellation';
-import { Context } from '../../context/context';
+import type { Context } from '../../context/context';
 import type { Exchange } from '../exchange';
 import type { SubscriptionHub, ListenFilter } from '../events/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';
-import { ProtocolError, requiredScopesOf } from '../../core/errors';
+import { ProtocolError } from '../../core/errors';
 import { isServerClosing } from '../../core/shutdown';
-import { failure, notification, success, type JsonRpcRequest } from '../../core/jsonrpc';
+import { notification, type JsonRpcRequest } from '../../core/jsonrpc';
 import { Method } from '../../core/methods';
 import { statelessCapabilities, type FeatureCounts } from '../capabilities';
 import type { SigningKey } from '../../core/signing-key';
@@ -15,21 +15,19 @@ import type { OperationInfo, Router } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
 import type { Negotiation } from '../../router/extensions/extension';
 import type { CacheHint } from '../../metadata/cache-hint';
-import type { ClientChannel } from '../../context/client-channel';
-import type { TaskStarter } from '../../context/task-starter';
-import { answer, NOTHING, refused, scopeRefused, type DispatchOutcome } from '../dispatch-outcome';
-import { REFUSAL_OF_CODE, type RefusalKind } from '../refusal';
+import { refused, type DispatchOutcome } from '../dispatch-outcome';
 import type { ServerIdentity } from '../server-identity';
 import { InputChannel } from './input-channel';
 import type { PendingTask, TaskService } from '../tasks/task-service';
 import { taskOwner } from '../tasks/task-owner';
-import { extensionTaskView } from '../tasks/task-views';
 import { TaskChannel } from './task-channel';
 import { TaskNotifications } from './task-notifications';
 import { declaresTasks, TASK_METHODS, tasksExtensionMissing } from './task-methods';
 import { MetaKey, readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
 import { ResultDecorator, type CacheDefaults, type CacheHints } from './result-decoration';
+import { runRequest, type EraCodec } from '../request-runner';
+import { asInvalidParams, statelessCodec, type StatelessRequest } from './stateless-codec';
 
 /** The stateless era's own methods. */
 export const StatelessMethod = Object.freeze({
@@ -126,6 +124,8 @@ export interface StatelessOptions {
 export class StatelessEra {
   private readonly states: RequestStateCodec;
   private readonly results: ResultDecorator;
+  /** What the stateless era's answers and contexts are made of. */
+  private readonly codec: EraCodec<StatelessRequest, DispatchOutcome>;
 
   private readonly maxListenStreams: number;
   private readonly maxSubscriptionsPerStream: number;
@@ -135,6 +135,7 @@ export class StatelessEra {
     this.maxSubscriptionsPerStream = options.maxSubscriptionsPerStream ?? 1000;
     this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
     this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache, deps.methodCacheHint);
+    this.codec = statelessCodec(this.results, this.states);
     new TaskNotifications(deps.tasks, deps.listeners);
   }
 
@@ -159,14 +160,12 @@ export class StatelessEra {
   }
 
   /** `tasks/get`, `tasks/update`, `tasks/cancel`: only for a request that declares the extension, and through the operation pipeline. */
-  private async taskMethod(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
+  private taskMethod(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
     if (!declaresTasks(meta.clientCapabilities as JsonObject)) return refused('missing-capability', message.id, tasksExtensionMissing().toJSON());
     const serveTask = TASK_METHODS.get(message.method)!;
     const owner = taskOwner(facts.principal, undefined);
     const operation: OperationInfo = { kind: 'protocol', method: message.method };
-    const outcome = await this.deps.router.operate(operation, message.params ?? {}, contextOf(message, meta, facts), (params) => serveTask(this.deps.tasks, params, owner));
-    if ('error' in outcome) return servedError(message, outcome.error);
-    return answer(success(message.id, { ...outcome.result, _meta: this.results.meta() }));
+    return runRequest(this.codec, requestOf(message, meta, facts), undefined, (ctx) => this.deps.router.operate(operation, message.params ?? {}, ctx, (params) => serveTask(this.deps.tasks, params, owner)));
   }
 
   /**
@@ -196,8 +195,7 @@ export class StatelessEra {
     return message.method === Method.ToolsCall && typeof name === 'string' ? this.deps.visibility.tool(name, principal)?.descriptor.inputSchema : undefined;
   }
 
-  private async serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
-    const params = message.params ?? {};
+  private serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
     let answers: JsonObject;
     try {
       answers = this.answersOf(message, facts.principal);
@@ -207,32 +205,8 @@ export class StatelessEra {
     const task = this.taskOf(message, meta, facts);
     if (task && 'kind' in task) return task;
     const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), this.deps.resourceUpdated);
-    const ctx = contextOf(message, meta, facts, channel, task?.starter);
-    const handled = this.deps.router.handle(message.method, params, ctx);
-    // A call that became a task is answered with the task once it is stored; its handler goes on.
-    const outcome = task ? await Promise.race([handled, task.started]) : await handled;
-    if (task?.task) {
-      task.finish(handled);
-      return answer(success(message.id, { resultType: 'task', ...extensionTaskView(task.task), _meta: this.results.meta() }));
-    }
-    if (facts.cancellation.aborted) return NOTHING;
-    if (channel.inputRequests.size > 0) {
-      let requestState: string;
-      try {
-        requestState = this.states.seal({ method: message.method, params, principal: facts.principal }, channel.used);
-      } catch (error) {
-        return refused('invalid-params', message.id, asInvalidParams(error, 'The request cannot be continued').toJSON());
-      }
-      return answer(success(message.id, {
-        resultType: 'input_required',
-        inputRequests: Object.fromEntries([...channel.inputRequests].map(([key, input]) => [key, { method: input.method, params: input.params }])),
-        requestState,
-        _meta: this.results.meta(),
-      }));
-    }
-    if (!('result' in outcome) && !('error' in outcome)) return NOTHING;
-    if ('error' in outcome) return servedError(message, outcome.error);
-    return answer(success(message.id, this.results.decorate(message.method, outcome.result, params)));
+    const request = requestOf(message, meta, facts, channel);
+    return runRequest(this.codec, request, task, (ctx) => this.deps.router.handle(message.method, message.params ?? {}, ctx));
   }
 
   /** The client's answers so far: those sealed in `requestState`, then those sent now. */
@@ -247,10 +221,8 @@ export class StatelessEra {
   }
 
   /** `server/discover`, through the operation pipeline. */
-  private async discover(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
-    const outcome = await this.deps.router.operate(DISCOVER, message.params ?? {}, contextOf(message, meta, facts), async () => this.description(meta));
-    if ('error' in outcome) return servedError(message, outcome.error);
-    return answer(success(message.id, outcome.result));
+  private discover(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
+    return runRequest(this.codec, requestOf(message, meta, facts), undefined, (ctx) => this.deps.router.operate(DISCOVER, message.params ?? {}, ctx, async () => this.description(meta)));
   }
 
   private description(meta: RequestMeta): JsonObject {
@@ -273,7 +245,7 @@ export class StatelessEra {
    * response) or the server closes it (a graceful closing response): the server's hub ending every
    * stream, or a closing transport cancelling its own with a `ServerClosingError`.
    */
-  private async listen(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
+  private listen(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
     const asked = message.params?.notifications;
     if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
       return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
@@ -297,9 +269,8 @@ export class StatelessEra {
       }
     }
     // Through the operation pipeline: its guards may refuse the stream, its interceptors see it whole.
-    const outcome = await this.deps.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, declared, facts));
-    if ('error' in outcome) return servedError(message, outcome.error);
-    return outcome.result === undefined ? NOTHING : answer(success(message.id, outcome.result));
+    const serve = (ctx: Context) => this.deps.router.operate(LISTEN, message.params ?? {}, ctx, () => this.stream(message, asked as JsonObject, declared, facts));
+    return runRequest(this.codec, requestOf(message, meta, facts), undefined, serve, { answersWhenCancelled: true });
   }
 
   /** The stream itself; its closing result, or `undefined` when the client went away. */
@@ -341,40 +312,7 @@ function agreedFilter(asked: JsonObject, counts: FeatureCounts, declaresTasks: b
   return filter;
 }
 
-function asInvalidParams(error: unknown, fallback: string): ProtocolError {
-  return error instanceof ProtocolError ? error : ProtocolError.invalidParams(fallback);
-}
-
-/** The one place where an error changes between eras: resource not found is -32602 here. */
-function eraError(error: ErrorObject): ErrorObject {
-  return error.code === ErrorCode.ResourceNotFound ? { ...error, code: ErrorCode.InvalidParams } : error;
-}
-
-/** The handler's context for one request: who asked, with what, and its way back (none for discover and listen). */
-function contextOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts, channel?: ClientChannel, taskStarter?: TaskStarter): Context {
-  return new Context({
-    requestId: message.id,
-    signal: facts.cancellation,
-    progressToken: meta.progressToken,
-    clientInfo: meta.clientInfo,
-    clientCapabilities: meta.clientCapabilities,
-    principal: facts.principal,
-    channel,
-    era: 'stateless',
-    protocolVersion: meta.protocolVersion,
-    meta: message.params?._meta as JsonObject,
-    taskStarter,
-  });
-}
-
-/**
- * An error raised while serving: refused as such when the revision names it (a missing capability,
- * unknown or hidden methods) or the pipeline refused the call (a guard, the rate limit; a scope
- * guard's refusal as `insufficient-scope`, naming the scopes); any other is an ordinary answer.
- */
-function servedError(message: JsonRpcRequest, error: ErrorObject): DispatchOutcome {
-  const requiredScopes = requiredScopesOf(error);
-  if (requiredScopes) return scopeRefused(failure(message.id, error), requiredScopes);
-  const refusal: RefusalKind | undefined = REFUSAL_OF_CODE.get(error.code);
-  return refusal === undefined ? answer(failure(message.id, eraError(error))) : refused(refusal, message.id, eraError(error));
+/** One request as the codec sees it; `channel` for a method the router serves. */
+function requestOf(message: JsonRpcRequest, meta: RequestMeta, { principal, exchange, cancellation }: StatelessFacts, channel?: InputChannel): StatelessRequest {
+  return { message, meta, principal, exchange, cancellation, channel };
 }

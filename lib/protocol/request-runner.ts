@@ -1,0 +1,68 @@
+import type { Context } from '../context/context';
+import type { TaskStarter } from '../context/task-starter';
+import type { Cancellation } from '../core/cancellation';
+import type { JsonObject } from '../core/wire.types';
+import type { Outcome } from '../router/router';
+import type { TaskRecord } from './seams/task-store';
+import type { PendingTask } from './tasks/task-service';
+
+/** What a method may come to: a result (`undefined` when nothing is to be answered, e.g. a stream the client left), or an error. */
+export type ServedOutcome = Outcome<JsonObject | undefined>;
+
+/** What the runner needs of every era's request: the cancellation its handler sees. */
+export interface RunnableRequest {
+  readonly cancellation: Cancellation;
+}
+
+/**
+ * What differs between the protocol eras in answering one request, and nothing else: the handler's
+ * context (its way back to the client: server requests in the session era, `input_required`
+ * rounds in the stateless era), the answer's envelope and decoration, and the era's view of a
+ * call that became a task. `R` is the era's request, `A` its answer.
+ */
+export interface EraCodec<R extends RunnableRequest, A> {
+  /** What is sent when nothing is to be answered (the request was cancelled). */
+  readonly nothing: A;
+  /** The handler's context for `request`; `taskStarter` when the call may become a task. */
+  context(request: R, taskStarter?: TaskStarter): Context;
+  /** The answer to a call that became `task` (its handler goes on). */
+  taskCreated(request: R, task: TaskRecord): A;
+  /** The answer to what the request came to: a result or an error. */
+  answer(request: R, outcome: Outcome): A;
+}
+
+/** How one method's answer relates to its cancellation. */
+export interface RunOptions {
+  /**
+   * Answer what it came to even when its cancellation was cancelled: a `subscriptions/listen`
+   * stream that the server closes (a closing transport cancels it) ends with its closing result,
+   * and a stream its client left comes to nothing by itself. Default `false`: a cancelled request
+   * gets no answer.
+   */
+  readonly answersWhenCancelled?: boolean;
+}
+
+/**
+ * The one per-request core of both eras: serves the request with the context its era's codec
+ * makes; a call that may become a task is answered with the task once it is stored (its handler
+ * goes on, and its outcome goes to the task), else with what it came to; a request cancelled
+ * meanwhile, or served with nothing to answer, gets no answer.
+ */
+export async function runRequest<R extends RunnableRequest, A>(
+  codec: EraCodec<R, A>,
+  request: R,
+  task: PendingTask | undefined,
+  serve: (ctx: Context) => Promise<ServedOutcome>,
+  options: RunOptions = {},
+): Promise<A> {
+  const handled = serve(codec.context(request, task?.starter));
+  const outcome = task ? await Promise.race([handled, task.started]) : await handled;
+  if (task?.task) {
+    task.finish(handled as Promise<Outcome>);
+    return codec.taskCreated(request, task.task);
+  }
+  if (request.cancellation.aborted && !options.answersWhenCancelled) return codec.nothing;
+  const served = outcome as ServedOutcome;
+  if ('result' in served && served.result === undefined) return codec.nothing;
+  return codec.answer(request, served as Outcome);
+}
