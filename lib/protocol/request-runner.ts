@@ -1,16 +1,20 @@
 import type { Context } from '../context/context';
 import type { TaskStarter } from '../context/task-starter';
 import type { Cancellation } from '../core/cancellation';
+import type { JsonRpcRequest } from '../core/jsonrpc';
 import type { JsonObject } from '../core/wire.types';
-import type { Outcome } from '../router/router';
+import type { Outcome, Router } from '../router/router';
+import { isRouted, type Served } from './method-table';
+import type { Refusal } from './refusal';
 import type { TaskRecord } from './seams/task-store';
 import type { PendingTask } from './tasks/task-service';
 
 /** What a method may come to: a result (`undefined` when nothing is to be answered, e.g. a stream the client left), or an error. */
 export type ServedOutcome = Outcome<JsonObject | undefined>;
 
-/** What the runner needs of every era's request: the cancellation its handler sees. */
+/** What the runner needs of every era's request: its message, and the cancellation its handler sees. */
 export interface RunnableRequest {
+  readonly message: JsonRpcRequest;
   readonly cancellation: Cancellation;
 }
 
@@ -29,6 +33,8 @@ export interface EraCodec<R extends RunnableRequest, A> {
   taskCreated(request: R, task: TaskRecord): A;
   /** The answer to what the request came to: a result or an error. */
   answer(request: R, outcome: Outcome): A;
+  /** The answer to a request refused as such (unknown method, missing capability...), before any pipeline ran. */
+  refused(request: R, refusal: Refusal): A;
 }
 
 /** How one method's answer relates to its cancellation. */
@@ -65,4 +71,24 @@ export async function runRequest<R extends RunnableRequest, A>(
   const served = outcome as ServedOutcome;
   if ('result' in served && served.result === undefined) return codec.nothing;
   return codec.answer(request, served as Outcome);
+}
+
+/** What the runner asks of the router: its own methods, and the pipeline for the protocol's. */
+export type RunnerRouter = Pick<Router, 'handle' | 'operate'>;
+
+/**
+ * Runs one request whose method the method table found: the router's through its own table, the
+ * protocol's through the pipeline of its kind around its `serve`.
+ */
+export function runMethod<R extends RunnableRequest, A>(
+  codec: EraCodec<R, A>,
+  router: RunnerRouter,
+  served: Served<R>,
+  request: R,
+  task?: PendingTask,
+): Promise<A> {
+  const { method, params = {} } = request.message;
+  if (isRouted(served)) return runRequest(codec, request, task, (ctx) => router.handle(method, params, ctx));
+  const operation = { kind: served.kind, method };
+  return runRequest(codec, request, task, (ctx) => router.operate(operation, params, ctx, (checked) => served.serve(checked, request, ctx)), served);
 }

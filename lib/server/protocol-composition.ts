@@ -8,6 +8,8 @@ import type { VisibilityResolver } from '../router/visibility';
 import type { ExtensionSet } from '../router/extensions/extension-set';
 import type { Negotiation } from '../router/extensions/extension';
 import { Dispatcher } from '../protocol/dispatcher';
+import { MethodTable } from '../protocol/method-table';
+import type { ProtocolMethods } from '../protocol/era-methods';
 import { ServerEvents } from '../protocol/events/server-events';
 import { InProcessSessionBus, type SessionBus } from '../protocol/seams/session-bus';
 import { RunningRequests } from '../protocol/running-requests';
@@ -68,7 +70,9 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     onListChanged: (listener) => registry.onChange(listener),
     diagnostics,
   });
-  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, visibility, advertised }, {
+  // One method table for both eras: the router's methods, and each era's own, registered by it.
+  const methods: ProtocolMethods = new MethodTable((method) => router.handles(method));
+  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, visibility, advertised, methods }, {
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -89,6 +93,7 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     visibility,
     advertised,
     methodCacheHint: extensions.size > 0 ? (method) => router.methodCacheHint(method) : undefined,
+    methods,
   }, {
     stateKey,
     stateTtlMs: options.stateTtlMs,

@@ -1,8 +1,9 @@
 import { Context } from '../../context/context';
 import type { TaskStarter } from '../../context/task-starter';
-import { failure, success, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
+import { failure, success, type JsonRpcResponse } from '../../core/jsonrpc';
 import type { JsonObject } from '../../core/wire.types';
 import type { Exchange } from '../exchange';
+import type { Refusal } from '../refusal';
 import type { EraCodec, RunnableRequest } from '../request-runner';
 import type { SessionState } from '../seams/session-state';
 import type { TaskRecord } from '../seams/task-store';
@@ -13,7 +14,6 @@ import { SessionChannel, type ChannelHost } from './session-channel';
 /** One request of an initialised session, as the session era serves it. */
 export interface SessionRequest extends RunnableRequest {
   readonly state: SessionState;
-  readonly message: JsonRpcRequest;
   /** Where what the handler sends during the request goes (its notifications, its requests to the client). */
   readonly exchange: Exchange;
   /** Who sent it: the session's owner, with this request's token. */
@@ -52,6 +52,7 @@ export function sessionCodec(host: ChannelHost, requestTimeoutMs: number | undef
       });
     },
     taskCreated: ({ message }: SessionRequest, task: TaskRecord) => success(message.id, { task: sessionTaskView(task) }),
+    refused: ({ message }: SessionRequest, { error }: Refusal) => failure(message.id, error),
     answer: ({ message }: SessionRequest, outcome: Outcome) => ('result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error)),
   });
 }

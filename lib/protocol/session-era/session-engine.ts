@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { WarningThrottle, type Diagnostics, type WarningRateLimit } from '../../core/diagnostics';
 import { ErrorCode } from '../../core/error-codes';
-import { ProtocolError } from '../../core/errors';
 import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
-import { Method, Notification } from '../../core/methods';
+import { Notification } from '../../core/methods';
 import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
 import type { Router } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
@@ -18,14 +17,16 @@ import type { ServerIdentity } from '../server-identity';
 import type { SessionState } from '../seams/session-state';
 import { DEFAULT_SESSION_IDLE_MS, type SessionStore } from '../seams/session-store';
 import { negotiateVersion } from '../versions';
-import { LIFECYCLE_HANDLERS, type LifecycleDeps, type LifecycleMethod } from './lifecycle.handlers';
+import { lifecycleMethods } from './lifecycle.handlers';
 import { DEFAULT_MAX_PENDING_BYTES_PER_SESSION, PendingRequests } from './pending-requests';
 import type { ChannelHost } from './session-channel';
 import { StandaloneHolds } from './standalone-holds';
 import { UrlElicitations } from './url-elicitations';
 import { SessionTasks } from './session-tasks';
 import type { TaskService } from '../tasks/task-service';
-import { runRequest, type EraCodec } from '../request-runner';
+import { runMethod, type EraCodec } from '../request-runner';
+import { isRefusal, isRouted, MethodTable } from '../method-table';
+import type { ProtocolMethods } from '../era-methods';
 import { sessionCodec, type SessionAnswer, type SessionRequest } from './session-codec';
 
 /** What the session era asks of the router: its methods, the operation pipeline, the resource rules. */
@@ -55,6 +56,8 @@ export interface SessionEngineDeps {
   readonly visibility: ToolVisibility;
   /** What the server's extensions advertise to a client (`capabilities.extensions`), if anything. */
   readonly advertised?: (negotiation: Negotiation) => JsonObject | undefined;
+  /** The server's one method table, shared with the stateless era: the engine registers the session era's own methods in it (default: a table of its own over the router's methods). */
+  readonly methods?: ProtocolMethods;
 }
 
 export interface SessionEngineOptions {
@@ -120,7 +123,8 @@ export class SessionEngine implements ChannelHost {
   private readonly clock: () => number;
   private readonly newSessionId: () => string;
   private readonly clientWarnings: WarningThrottle;
-  private readonly lifecycle: LifecycleDeps;
+  /** Every method this era serves: the router's, the lifecycle methods, the 2025-11-25 task methods. */
+  private readonly methods: ProtocolMethods;
   private readonly idleMs: number;
   private readonly maxSessions: number;
   private readonly stops: (() => void)[];
@@ -132,7 +136,6 @@ export class SessionEngine implements ChannelHost {
     this.clock = deps.clock ?? Date.now;
     this.newSessionId = deps.newSessionId ?? newSessionId;
     this.clientWarnings = new WarningThrottle(deps.diagnostics, options.warningRateLimit);
-    this.lifecycle = { resources: deps.router, maxSubscriptions: options.maxSubscriptionsPerSession ?? 1000 };
     this.codec = sessionCodec(this, options.requestTimeoutMs);
     this.maxInFlightPerSession = options.maxInFlightPerSession ?? 100;
     this.pending = new PendingRequests(options.maxPendingBytesPerSession ?? DEFAULT_MAX_PENDING_BYTES_PER_SESSION);
@@ -150,6 +153,10 @@ export class SessionEngine implements ChannelHost {
       hasTaskTools: () => deps.counts().taskTools > 0,
       diagnostics: this.diagnostics,
     });
+    this.methods = (deps.methods ?? new MethodTable((method) => deps.router.handles(method))).register([
+      ...lifecycleMethods({ resources: deps.router, maxSubscriptions: options.maxSubscriptionsPerSession ?? 1000, store: this.store }),
+      ...this.tasks.methods(),
+    ]);
     this.stops = [
       // Whatever the store, a session that expires takes its requests, waiters and streams with it, on every node.
       this.store.onExpired((id) => this.ended(id)),
@@ -202,16 +209,10 @@ export class SessionEngine implements ChannelHost {
     // Every return below is a settled value, so `touch` runs once the answer is there.
     const held = this.hold(state.id);
     try {
-      if (message.method === Method.Initialize) {
-        return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
-      }
       const request: SessionRequest = { state, message, exchange: way.exchange, principal, cancellation: way.cancellation };
-      const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
-      if (lifecycle) return await this.runLifecycle(request, lifecycle);
-      const taskMethod = this.tasks.handles(message.method, state);
-      if (!taskMethod && !this.router.handles(message.method)) {
-        return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
-      }
+      const served = this.methods.lookup('session', message.method, request);
+      if (isRefusal(served)) return this.codec.refused(request, served);
+      if (!isRouted(served) && served.immediate) return await runMethod(this.codec, this.router, served, request);
       // A request that never returns holds its handler, its params and what it waits for: a client
       // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
       const refused = this.running.refusal(state.id, message.id, this.maxInFlightPerSession);
@@ -225,10 +226,9 @@ export class SessionEngine implements ChannelHost {
         // another node and come here over the bus, and must not overtake the subscription.
         await held;
         if (cancellation.aborted) return undefined;
-        if (taskMethod) return await this.taskMethod(request);
-        const task = this.tasks.taskOf(state, message, principal);
+        const task = isRouted(served) ? this.tasks.taskOf(state, message, principal) : undefined;
         if (task && 'code' in task) return failure(message.id, task);
-        return await runRequest(this.codec, request, task, (ctx) => this.router.handle(message.method, message.params, ctx));
+        return await runMethod(this.codec, this.router, served, request, task);
       } finally {
         this.running.finish(state.id, message.id);
       }
@@ -393,28 +393,6 @@ export class SessionEngine implements ChannelHost {
   /** Any message of a session restarts its idle clock. */
   private touch(sessionId: string): void {
     this.store.touch(sessionId).catch((error) => this.diagnostics.error('session touch failed', error));
-  }
-
-  /** A `tasks/*` method, through the operation pipeline; `undefined` when it was cancelled (a `tasks/result` the client gave up). */
-  private taskMethod(request: SessionRequest): Promise<SessionAnswer> {
-    const { state, message, principal, exchange, cancellation } = request;
-    const operation = { kind: 'protocol' as const, method: message.method };
-    return runRequest(this.codec, request, undefined, (ctx) => this.router.operate(operation, message.params ?? {}, ctx, async (params) => {
-      const served = await this.tasks.serve(message.method, { state, params, principal, exchange, cancellation });
-      if (served && 'error' in served) throw new ProtocolError(served.error.code, served.error.message, served.error.data);
-      return served?.result;
-    }));
-  }
-
-  /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
-  private runLifecycle(request: SessionRequest, lifecycle: LifecycleMethod): Promise<SessionAnswer> {
-    const { state, message, principal } = request;
-    return runRequest(this.codec, request, undefined, (ctx) => this.router.operate(lifecycle.operation, message.params ?? {}, ctx, async (params) => {
-      const { result, change } = await lifecycle.handle(params, state, this.lifecycle, principal);
-      // A session that ended meanwhile stays ended: an update never brings it back.
-      if (change) await this.store.update(state.id, change);
-      return result;
-    }));
   }
 
 }

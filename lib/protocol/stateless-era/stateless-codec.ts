@@ -8,7 +8,7 @@ import type { JsonObject } from '../../core/wire.types';
 import type { Outcome } from '../../router/router';
 import { answer, NOTHING, refused, scopeRefused, type DispatchOutcome } from '../dispatch-outcome';
 import type { Exchange } from '../exchange';
-import { REFUSAL_OF_CODE, type RefusalKind } from '../refusal';
+import { REFUSAL_OF_CODE, type Refusal, type RefusalKind } from '../refusal';
 import type { EraCodec, RunnableRequest } from '../request-runner';
 import type { TaskRecord } from '../seams/task-store';
 import { extensionTaskView } from '../tasks/task-views';
@@ -19,7 +19,6 @@ import type { ResultDecorator } from './result-decoration';
 
 /** One request of the stateless era, as it serves it: the message, its `_meta`, and what the transport knows. */
 export interface StatelessRequest extends RunnableRequest {
-  readonly message: JsonRpcRequest;
   readonly meta: RequestMeta;
   readonly principal: unknown;
   /** Where notifications about this request go, before its response. */
@@ -42,6 +41,7 @@ export function statelessCodec(results: ResultDecorator, states: RequestStateCod
     nothing: NOTHING,
     context: contextOf,
     taskCreated: ({ message }: StatelessRequest, task: TaskRecord) => answer(success(message.id, { resultType: 'task', ...extensionTaskView(task), _meta: results.meta() })),
+    refused: ({ message }: StatelessRequest, { kind, error }: Refusal) => refused(kind, message.id, error),
     answer: (request: StatelessRequest, outcome: Outcome): DispatchOutcome => {
       const { message, channel } = request;
       if (channel && channel.inputRequests.size > 0) return inputRequired(request, channel, states, results);

@@ -1,17 +1,15 @@
 import type { Cancellation } from '../../core/cancellation';
-import type { Context } from '../../context/context';
 import type { Exchange } from '../exchange';
-import type { SubscriptionHub, ListenFilter } from '../events/subscription-hub';
+import type { SubscriptionHub } from '../events/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';
 import { ProtocolError } from '../../core/errors';
-import { isServerClosing } from '../../core/shutdown';
-import { notification, type JsonRpcRequest } from '../../core/jsonrpc';
+import type { JsonRpcRequest } from '../../core/jsonrpc';
 import { Method } from '../../core/methods';
-import { statelessCapabilities, type FeatureCounts } from '../capabilities';
+import type { FeatureCounts } from '../capabilities';
 import type { SigningKey } from '../../core/signing-key';
 import type { JsonObject } from '../../core/wire.types';
-import type { OperationInfo, Router } from '../../router/router';
+import type { Router } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
 import type { Negotiation } from '../../router/extensions/extension';
 import type { CacheHint } from '../../metadata/cache-hint';
@@ -22,25 +20,17 @@ import type { PendingTask, TaskService } from '../tasks/task-service';
 import { taskOwner } from '../tasks/task-owner';
 import { TaskChannel } from './task-channel';
 import { TaskNotifications } from './task-notifications';
-import { declaresTasks, TASK_METHODS, tasksExtensionMissing } from './task-methods';
-import { MetaKey, readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
+import { declaresTasks, statelessTaskMethods, tasksExtensionMissing } from './task-methods';
+import { readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
 import { ResultDecorator, type CacheDefaults, type CacheHints } from './result-decoration';
-import { runRequest, type EraCodec } from '../request-runner';
+import { runMethod, type EraCodec } from '../request-runner';
+import { isRefusal, isRouted, MethodTable, ROUTED } from '../method-table';
+import type { ProtocolMethods } from '../era-methods';
+import { statelessMethods } from './stateless-methods';
 import { asInvalidParams, statelessCodec, type StatelessRequest } from './stateless-codec';
 
-/** The stateless era's own methods. */
-export const StatelessMethod = Object.freeze({
-  Discover: 'server/discover',
-  Listen: 'subscriptions/listen',
-} as const);
-
-/** The stateless era's own methods, as the operation pipeline sees them. */
-const DISCOVER: OperationInfo = Object.freeze({ kind: 'protocol', method: StatelessMethod.Discover });
-const LISTEN: OperationInfo = Object.freeze({ kind: 'subscription', method: StatelessMethod.Listen });
-
-/** Notifications that only the stateless era sends. */
-const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+export { StatelessMethod } from './stateless-methods';
 
 /** Requests that may end a round with `input_required` (the revision's list). */
 const INPUT_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);
@@ -92,6 +82,8 @@ export interface StatelessEraDeps {
   readonly advertised?: (negotiation: Negotiation) => JsonObject | undefined;
   /** The caching hint an extension declares for its method's results. */
   readonly methodCacheHint?: (method: string) => CacheHint | undefined;
+  /** The server's one method table, shared with the session era: the era registers its own methods in it (default: a table of its own over the router's methods). */
+  readonly methods?: ProtocolMethods;
 }
 
 /** Caching hints when neither the server's options nor the decorators say otherwise. */
@@ -126,16 +118,22 @@ export class StatelessEra {
   private readonly results: ResultDecorator;
   /** What the stateless era's answers and contexts are made of. */
   private readonly codec: EraCodec<StatelessRequest, DispatchOutcome>;
-
-  private readonly maxListenStreams: number;
-  private readonly maxSubscriptionsPerStream: number;
+  /** Every method this era serves: the router's, discover and listen, the tasks extension's. */
+  private readonly methods: ProtocolMethods;
 
   constructor(private readonly deps: StatelessEraDeps, options: StatelessOptions) {
-    this.maxListenStreams = options.maxListenStreams ?? 10_000;
-    this.maxSubscriptionsPerStream = options.maxSubscriptionsPerStream ?? 1000;
     this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
     this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache, deps.methodCacheHint);
     this.codec = statelessCodec(this.results, this.states);
+    const { identity, counts, advertised, listeners } = deps;
+    this.methods = (deps.methods ?? new MethodTable((method) => deps.router.handles(method))).register([
+      ...statelessMethods({
+        identity, counts, advertised, listeners, results: this.results,
+        maxListenStreams: options.maxListenStreams ?? 10_000,
+        maxSubscriptionsPerStream: options.maxSubscriptionsPerStream ?? 1000,
+      }),
+      ...statelessTaskMethods(deps.tasks, () => counts().taskTools > 0),
+    ]);
     new TaskNotifications(deps.tasks, deps.listeners);
   }
 
@@ -152,20 +150,11 @@ export class StatelessEra {
         data: { supported: [...STATELESS_VERSIONS], requested: meta.protocolVersion },
       });
     }
-    if (message.method === StatelessMethod.Discover) return this.discover(message, meta, facts);
-    if (message.method === StatelessMethod.Listen) return this.listen(message, meta, facts);
-    if (TASK_METHODS.has(message.method) && this.deps.counts().taskTools > 0) return this.taskMethod(message, meta, facts);
-    if (!this.deps.router.handles(message.method)) return refused('method-not-found', message.id, ProtocolError.methodNotFound(message.method).toJSON());
+    const base = requestOf(message, meta, facts);
+    const served = this.methods.lookup('stateless', message.method, base);
+    if (isRefusal(served)) return this.codec.refused(base, served);
+    if (!isRouted(served)) return runMethod(this.codec, this.deps.router, served, base);
     return this.serve(message, meta, facts);
-  }
-
-  /** `tasks/get`, `tasks/update`, `tasks/cancel`: only for a request that declares the extension, and through the operation pipeline. */
-  private taskMethod(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
-    if (!declaresTasks(meta.clientCapabilities as JsonObject)) return refused('missing-capability', message.id, tasksExtensionMissing().toJSON());
-    const serveTask = TASK_METHODS.get(message.method)!;
-    const owner = taskOwner(facts.principal, undefined);
-    const operation: OperationInfo = { kind: 'protocol', method: message.method };
-    return runRequest(this.codec, requestOf(message, meta, facts), undefined, (ctx) => this.deps.router.operate(operation, message.params ?? {}, ctx, (params) => serveTask(this.deps.tasks, params, owner)));
   }
 
   /**
@@ -206,7 +195,7 @@ export class StatelessEra {
     if (task && 'kind' in task) return task;
     const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), this.deps.resourceUpdated);
     const request = requestOf(message, meta, facts, channel);
-    return runRequest(this.codec, request, task, (ctx) => this.deps.router.handle(message.method, message.params ?? {}, ctx));
+    return runMethod(this.codec, this.deps.router, ROUTED, request, task);
   }
 
   /** The client's answers so far: those sealed in `requestState`, then those sent now. */
@@ -219,97 +208,6 @@ export class StatelessEra {
     const sealed = params.requestState === undefined ? {} : this.states.open(params.requestState, { method: message.method, params, principal });
     return { ...sealed, ...(sent as JsonObject | undefined) };
   }
-
-  /** `server/discover`, through the operation pipeline. */
-  private discover(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
-    return runRequest(this.codec, requestOf(message, meta, facts), undefined, (ctx) => this.deps.router.operate(DISCOVER, message.params ?? {}, ctx, async () => this.description(meta)));
-  }
-
-  private description(meta: RequestMeta): JsonObject {
-    const advertised = this.deps.advertised?.({ era: 'stateless', protocolVersion: meta.protocolVersion, clientCapabilities: meta.clientCapabilities ?? {} });
-    const result: JsonObject = {
-      resultType: 'complete',
-      supportedVersions: [...STATELESS_VERSIONS],
-      capabilities: statelessCapabilities(this.deps.counts(), advertised),
-      ttlMs: this.results.discoverHint.ttlMs,
-      cacheScope: this.results.discoverHint.scope,
-      _meta: this.results.meta(),
-    };
-    if (this.deps.identity.instructions !== undefined) result.instructions = this.deps.identity.instructions;
-    return result;
-  }
-
-  /**
-   * A long-lived stream: acknowledged first, then only what the filter asks for, every message
-   * tagged with the subscription id (the request id). Ends when the client goes away (no
-   * response) or the server closes it (a graceful closing response): the server's hub ending every
-   * stream, or a closing transport cancelling its own with a `ServerClosingError`.
-   */
-  private listen(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
-    const asked = message.params?.notifications;
-    if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
-      return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
-    }
-    const { resourceSubscriptions: uris, taskIds } = asked as JsonObject;
-    // The tasks extension's filter, where the server serves it: for a request declaring it only, checked before its shape.
-    const declared = declaresTasks(meta.clientCapabilities as JsonObject);
-    const wantsTasks = taskIds !== undefined && this.deps.counts().taskTools > 0;
-    if (wantsTasks && !declared) return refused('missing-capability', message.id, tasksExtensionMissing().toJSON());
-    if (wantsTasks && (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === 'string'))) {
-      return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications.taskIds" must be an array of strings' });
-    }
-    // A stream holds its filter for as long as it is open: neither may grow without bound.
-    for (const [asks, what] of [[uris, 'resource subscriptions'], [taskIds, 'task ids']] as const) {
-      if (Array.isArray(asks) && asks.length > this.maxSubscriptionsPerStream) {
-        return refused('invalid-params', message.id, {
-          code: ErrorCode.InvalidParams,
-          message: `Too many ${what}: a listen stream may ask for at most ${this.maxSubscriptionsPerStream}`,
-          data: { maxSubscriptionsPerSession: this.maxSubscriptionsPerStream },
-        });
-      }
-    }
-    // Through the operation pipeline: its guards may refuse the stream, its interceptors see it whole.
-    const serve = (ctx: Context) => this.deps.router.operate(LISTEN, message.params ?? {}, ctx, () => this.stream(message, asked as JsonObject, declared, facts));
-    return runRequest(this.codec, requestOf(message, meta, facts), undefined, serve, { answersWhenCancelled: true });
-  }
-
-  /** The stream itself; its closing result, or `undefined` when the client went away. */
-  private async stream(message: JsonRpcRequest, asked: JsonObject, declaresTasks: boolean, facts: StatelessFacts): Promise<JsonObject | undefined> {
-    // Checked where the stream is added, with nothing awaited in between: the cap cannot be overrun.
-    if (this.deps.listeners.size >= this.maxListenStreams) {
-      throw new ProtocolError(ErrorCode.TooManyRequests, `Too many listen streams: this server holds at most ${this.maxListenStreams}; retry later`, { maxListenStreams: this.maxListenStreams });
-    }
-    const filter = agreedFilter(asked, this.deps.counts(), declaresTasks);
-    const tag = { [MetaKey.subscriptionId]: message.id };
-    const deliver = (method: string, params: JsonObject) => {
-      if (facts.exchange.open) facts.exchange.send(notification(method, { ...params, _meta: tag }));
-    };
-    deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
-    const closedByServer = await new Promise<boolean>((resolve) => {
-      const remove = this.deps.listeners.add(filter, facts.principal, deliver, () => resolve(true));
-      facts.cancellation.onCancel(() => { remove(); resolve(isServerClosing(facts.cancellation.reason)); });
-    });
-    return closedByServer ? { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } } : undefined;
-  }
-}
-
-/** Which filter flag needs which kind of thing registered. */
-const FLAG_NEEDS = Object.freeze({ toolsListChanged: 'tools', promptsListChanged: 'prompts', resourcesListChanged: 'resources' } as const);
-
-/** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest; task ids need task tools). */
-function agreedFilter(asked: JsonObject, counts: FeatureCounts, declaresTasks: boolean): ListenFilter {
-  const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
-  for (const [flag, kind] of Object.entries(FLAG_NEEDS) as [keyof typeof FLAG_NEEDS, keyof FeatureCounts][]) {
-    if (asked[flag] === true && counts[kind] > 0) filter[flag] = true;
-  }
-  if (Array.isArray(asked.resourceSubscriptions) && counts.resources > 0) {
-    filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string'))];
-  }
-  // Task tools may have come since `listen` checked the request: the filter holds to the same rules.
-  if (Array.isArray(asked.taskIds) && counts.taskTools > 0 && declaresTasks) {
-    filter.taskIds = [...new Set(asked.taskIds.filter((id): id is string => typeof id === 'string'))];
-  }
-  return filter;
 }
 
 /** One request as the codec sees it; `channel` for a method the router serves. */

@@ -2,6 +2,8 @@ import { clientResultProblem } from '../../core/client-results';
 import { ProtocolError } from '../../core/errors';
 import type { JsonObject } from '../../core/wire.types';
 import { TASKS_EXTENSION } from '../capabilities';
+import type { StatelessEraMethod } from '../era-methods';
+import { taskOwner } from '../tasks/task-owner';
 import { foundTask, taskIdOf } from '../tasks/task-params';
 import { detailedTaskView } from '../tasks/task-views';
 import type { TaskService } from '../tasks/task-service';
@@ -12,7 +14,7 @@ type TaskMethod = (tasks: TaskService, params: JsonObject, owner: string) => Pro
 const ACK: JsonObject = Object.freeze({ resultType: 'complete' }) as JsonObject;
 
 /** The tasks extension's methods (`tasks/result` and `tasks/list` are not among them: -32601). */
-export const TASK_METHODS: ReadonlyMap<string, TaskMethod> = new Map<string, TaskMethod>([
+const TASK_METHODS: ReadonlyMap<string, TaskMethod> = new Map<string, TaskMethod>([
   ['tasks/get', async (tasks, params, owner) => ({ resultType: 'complete', ...detailedTaskView(foundTask(await tasks.get(taskIdOf(params), owner))) })],
   ['tasks/update', async (tasks, params, owner) => {
     const responses = params.inputResponses;
@@ -25,6 +27,22 @@ export const TASK_METHODS: ReadonlyMap<string, TaskMethod> = new Map<string, Tas
     return ACK;
   }],
 ]);
+
+/**
+ * The tasks extension's methods, for the method table: served while a tool may run as a task
+ * (otherwise unknown, -32601), only to a request that declares the extension (-32021, refused
+ * before the pipeline), through the pipeline, to the task's owner.
+ */
+export function statelessTaskMethods(tasks: TaskService, hasTaskTools: () => boolean): StatelessEraMethod[] {
+  return [...TASK_METHODS].map(([method, serve]): StatelessEraMethod => ({
+    method,
+    era: 'stateless',
+    kind: 'protocol',
+    available: () => hasTaskTools(),
+    admit: ({ meta }) => (declaresTasks(meta.clientCapabilities as JsonObject) ? undefined : { kind: 'missing-capability', error: tasksExtensionMissing().toJSON() }),
+    serve: (params, { principal }) => serve(tasks, params, taskOwner(principal, undefined)),
+  }));
+}
 
 /** The error for a request that did not declare the tasks extension: -32021, naming it. */
 export function tasksExtensionMissing(): ProtocolError {
