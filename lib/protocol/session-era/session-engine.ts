@@ -22,7 +22,7 @@ import { DEFAULT_MAX_PENDING_BYTES_PER_SESSION, PendingRequests } from './pendin
 import type { ChannelHost } from './session-channel';
 import { StandaloneHolds } from './standalone-holds';
 import { UrlElicitations } from './url-elicitations';
-import { SessionTasks } from './session-tasks';
+import { SessionTasks } from '../tasks/session-tasks';
 import type { TaskService } from '../tasks/task-service';
 import { runMethod, type EraCodec } from '../request-runner';
 import { isRefusal, isRouted, MethodTable } from '../method-table';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { IsString } from 'class-validator';
 import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener, type TaskRecord } from '../../../lib';
 import { SubscriptionHub } from '../../../lib/protocol/events/subscription-hub';
-import { TaskNotifications } from '../../../lib/protocol/stateless-era/task-notifications';
+import { TaskNotifications } from '../../../lib/protocol/tasks/task-notifications';
 import { Gate } from '../../support/gate';
 import { openSse } from '../support/raw-http';
 import { call, meta, VERSION } from '../support/stateless-client';

@@ -15,11 +15,11 @@ import type { Exchange } from '../exchange';
 import type { SessionBus } from '../seams/session-bus';
 import type { SessionState } from '../seams/session-state';
 import type { TaskRecord } from '../seams/task-store';
-import { taskOwner } from '../tasks/task-owner';
-import { foundTask, taskIdOf } from '../tasks/task-params';
-import type { PendingTask, TaskService } from '../tasks/task-service';
-import { RELATED_TASK, sessionTaskView } from '../tasks/task-views';
-import type { PendingRequests } from './pending-requests';
+import { taskOwner } from './task-owner';
+import { foundTask, taskIdOf } from './task-params';
+import type { PendingTask, TaskService } from './task-service';
+import { RELATED_TASK, sessionTaskView } from './task-views';
+import type { PendingRequests } from '../session-era/pending-requests';
 import { SessionTaskChannel, type TaskChannelHost } from './session-task-channel';
 
 /** One request of the session era's task methods: who asks, with what, and its way back. */

@@ -1,8 +1,8 @@
 import type { SubscriptionHub } from '../events/subscription-hub';
 import type { TaskRecord } from '../seams/task-store';
-import type { TaskService } from '../tasks/task-service';
-import { taskOwner } from '../tasks/task-owner';
-import { detailedTaskView } from '../tasks/task-views';
+import type { TaskService } from './task-service';
+import { taskOwner } from './task-owner';
+import { detailedTaskView } from './task-views';
 
 /**
  * `notifications/tasks` on this node's `subscriptions/listen` streams: each time a task changes

@@ -3,11 +3,11 @@ import { ProtocolError } from '../../core/errors';
 import type { JsonObject } from '../../core/wire.types';
 import { TASKS_EXTENSION } from '../capabilities';
 import type { StatelessEraMethod } from '../era-methods';
-import { taskOwner } from '../tasks/task-owner';
-import { foundTask, taskIdOf } from '../tasks/task-params';
-import { detailedTaskView } from '../tasks/task-views';
-import type { TaskService } from '../tasks/task-service';
-import { missingCapabilities } from './input-channel';
+import { taskOwner } from './task-owner';
+import { foundTask, taskIdOf } from './task-params';
+import { detailedTaskView } from './task-views';
+import type { TaskService } from './task-service';
+import { missingCapabilities } from '../stateless-era/input-channel';
 
 type TaskMethod = (tasks: TaskService, params: JsonObject, owner: string) => Promise<JsonObject>;
 
