@@ -27,6 +27,8 @@ export interface Protocol {
   readonly dispatcher: Dispatcher;
   readonly engine: SessionEngine;
   readonly events: ServerEvents;
+  /** Tasks, in both eras (the tasks extension serves them in the stateless era). */
+  readonly tasks: TaskService;
   close(): Promise<void>;
 }
 
@@ -108,6 +110,7 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     dispatcher,
     engine,
     events,
+    tasks,
     async close() {
       events.close();
       await engine.close();

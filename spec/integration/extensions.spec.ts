@@ -166,3 +166,43 @@ describe('extensions: wiring checked at construction, every problem at once', ()
     });
   });
 });
+
+describe('extensions: the tasks extension is one of them', () => {
+  it('holds its id and its methods as any extension does: another taking them fails at construction; the 2025-11-25 task methods stay the protocol\'s', () => {
+    const handle = async () => ({});
+    const build = () => new PhantomServer({
+      name: 'bad', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS,
+      extensions: [
+        { id: 'io.modelcontextprotocol/tasks' },
+        { id: 'com.example/tasks', methods: { 'tasks/get': { handle }, 'tasks/result': { handle } } },
+      ],
+    });
+    expect(build).to.throw(DefinitionError).that.satisfies((error: DefinitionError) => {
+      expect(error.problems.join('\n')).to.include('extension io.modelcontextprotocol/tasks: declared twice')
+        .and.include('"tasks/get": extension io.modelcontextprotocol/tasks serves it already')
+        .and.include('"tasks/result": the protocol serves it already');
+      return true;
+    });
+  });
+
+  it('enters the operation pipeline as an extension method, in the stateless era', async () => {
+    const kinds: string[] = [];
+    const server = new PhantomServer({ name: 'tasks', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS });
+    server.use({ canActivate: ({ kind, method }: ExecutionContext) => (kinds.push(`${method} ${kind}`), true) });
+    class TaskTools {
+      @Tool({ description: 'May run as a task', task: 'optional' })
+      slow() { return 'done'; }
+    }
+    server.add(TaskTools);
+    const listener = await server.listen({ port: 0 });
+    try {
+      const declaring = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+      const reply = await call(listener.url, 'tasks/get', { _meta: meta(declaring), taskId: 'none' }, { 'mcp-name': 'none' });
+      expect(reply.body.error.code).to.equal(-32602);
+      expect(kinds).to.deep.equal(['tasks/get extension']);
+    } finally {
+      await listener.close();
+      await server.close();
+    }
+  });
+});

@@ -71,9 +71,16 @@ describe('MethodTable', () => {
       });
     });
 
-    context('when the router serves the method already', () => {
-      it('fails', () => {
-        expect(() => table().register([{ method: 'tools/call', era: 'stateless', kind: 'protocol', serve: ANSWER }])).to.throw(/tools\/call/);
+    context('when the router serves the method too', () => {
+      it('serves the era\'s own first in that era, and the router\'s in the other', () => {
+        const methods = table(['tasks/get']).register([{ method: 'tasks/get', era: 'session', kind: 'protocol', serve: ANSWER }]);
+        expect(methods.lookup('session', 'tasks/get', { version: '2025-11-25' })).to.include({ era: 'session' });
+        expect(isRouted(methods.lookup('stateless', 'tasks/get', { declared: true }) as never)).to.equal(true);
+      });
+
+      it('leaves it to the router where the era\'s own is not available', () => {
+        const methods = table(['tasks/get']).register([{ method: 'tasks/get', era: 'session', kind: 'protocol', available: () => false, serve: ANSWER }]);
+        expect(isRouted(methods.lookup('session', 'tasks/get', { version: '2025-06-18' }) as never)).to.equal(true);
       });
     });
 

@@ -20,7 +20,7 @@ import type { PendingTask, TaskService } from '../tasks/task-service';
 import { taskOwner } from '../tasks/task-owner';
 import { TaskChannel } from '../tasks/extension-task-channel';
 import { TaskNotifications } from '../tasks/task-notifications';
-import { declaresTasks, statelessTaskMethods, tasksExtensionMissing } from '../tasks/extension-task-methods';
+import { declaresTasks, tasksExtensionMissing } from '../tasks/tasks-extension';
 import { readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
 import { ResultDecorator, type CacheDefaults, type CacheHints } from './result-decoration';
@@ -132,7 +132,6 @@ export class StatelessEra {
         maxListenStreams: options.maxListenStreams ?? 10_000,
         maxSubscriptionsPerStream: options.maxSubscriptionsPerStream ?? 1000,
       }),
-      ...statelessTaskMethods(deps.tasks, () => counts().taskTools > 0),
     ]);
     new TaskNotifications(deps.tasks, deps.listeners);
   }
@@ -185,15 +184,18 @@ export class StatelessEra {
   }
 
   private serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
-    let answers: JsonObject;
+    // Only a method that may end a round with input_required has rounds: for any other (an
+    // extension's `tasks/update`), `inputResponses` and `requestState` are its own params.
+    const rounds = INPUT_METHODS.has(message.method);
+    let answers: JsonObject = {};
     try {
-      answers = this.answersOf(message, facts.principal);
+      if (rounds) answers = this.answersOf(message, facts.principal);
     } catch (error) {
       return refused('invalid-params', message.id, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
     const task = this.taskOf(message, meta, facts);
     if (task && 'kind' in task) return task;
-    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), this.deps.resourceUpdated);
+    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', rounds, this.deps.resourceUpdated);
     const request = requestOf(message, meta, facts, channel);
     return runMethod(this.codec, this.deps.router, ROUTED, request, task);
   }

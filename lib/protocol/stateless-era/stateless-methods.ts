@@ -12,7 +12,7 @@ import type { ServerIdentity } from '../server-identity';
 import { MetaKey, STATELESS_VERSIONS } from './request-meta';
 import type { ResultDecorator } from './result-decoration';
 import type { StatelessRequest } from './stateless-codec';
-import { declaresTasks, tasksExtensionMissing } from '../tasks/extension-task-methods';
+import { declaresTasks, tasksExtensionMissing } from '../tasks/tasks-extension';
 
 /** The stateless era's own methods. */
 export const StatelessMethod = Object.freeze({

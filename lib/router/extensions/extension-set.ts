@@ -10,11 +10,14 @@ import type { MethodHandler } from '../handlers/method-handler';
 import type { Pipelines } from '../pipeline/pipelines';
 import type { Extension, ExtensionHost, ExtensionMethod, Negotiation } from './extension';
 
-/** Methods the protocol serves itself (both eras, and the tasks extension): no extension may take one. */
+/**
+ * Methods the protocol serves itself (both eras; the 2025-11-25 tasks): no extension may take one.
+ * The tasks extension's methods are the tasks extension's, which the server serves first.
+ */
 const RESERVED: ReadonlySet<string> = new Set<string>([
   ...Object.values(Method),
   'server/discover', 'subscriptions/listen',
-  'tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/result', 'tasks/list',
+  'tasks/result', 'tasks/list',
 ]);
 
 /** `vendor-prefix/name`: a reverse-DNS prefix, one slash, a name (the extensions framework's form). */

@@ -1,13 +1,13 @@
 import { clientResultProblem } from '../../core/client-results';
 import { ProtocolError } from '../../core/errors';
 import type { JsonObject } from '../../core/wire.types';
+import { declaresExtension, extensionNotDeclared } from '../../router/extensions/extension-set';
+import type { Extension, ExtensionMethod, Negotiation } from '../../router/extensions/extension';
 import { TASKS_EXTENSION } from '../capabilities';
-import type { StatelessEraMethod } from '../era-methods';
 import { taskOwner } from './task-owner';
 import { foundTask, taskIdOf } from './task-params';
 import { detailedTaskView } from './task-views';
 import type { TaskService } from './task-service';
-import { missingCapabilities } from '../stateless-era/input-channel';
 
 type TaskMethod = (tasks: TaskService, params: JsonObject, owner: string) => Promise<JsonObject>;
 
@@ -28,34 +28,44 @@ const TASK_METHODS: ReadonlyMap<string, TaskMethod> = new Map<string, TaskMethod
   }],
 ]);
 
+/** What the tasks extension is built from. */
+export interface TasksExtensionParts {
+  /** The server's tasks (made with its protocol layer, on first use). */
+  readonly service: () => TaskService;
+  /** Whether a tool may run as a task now: only then is the extension advertised and are its methods served. */
+  readonly hasTaskTools: () => boolean;
+}
+
 /**
- * The tasks extension's methods, for the method table: served while a tool may run as a task
- * (otherwise unknown, -32601), only to a request that declares the extension (-32021, refused
- * before the pipeline), through the pipeline, to the task's owner.
+ * The tasks extension of protocol 2026-07-28 (`io.modelcontextprotocol/tasks`, SEP-2663), written
+ * on the public extension API as a user's extension is: advertised in the stateless era while a
+ * tool may run as a task (otherwise its methods are unknown, -32601); `tasks/get`, `tasks/update`
+ * and `tasks/cancel` served only to a client that declares it (-32021), through the operation
+ * pipeline, to the task's owner. The 2025-11-25 tasks (`capabilities.tasks`, `tasks/result`,
+ * `tasks/list`) are a core capability of that revision, not an extension: the session era serves
+ * them itself (`SessionTasks`).
  */
-export function statelessTaskMethods(tasks: TaskService, hasTaskTools: () => boolean): StatelessEraMethod[] {
-  return [...TASK_METHODS].map(([method, serve]): StatelessEraMethod => ({
-    method,
-    era: 'stateless',
-    kind: 'protocol',
-    available: () => hasTaskTools(),
-    admit: ({ meta }) => (declaresTasks(meta.clientCapabilities as JsonObject) ? undefined : { kind: 'missing-capability', error: tasksExtensionMissing().toJSON() }),
-    serve: (params, { principal }) => serve(tasks, params, taskOwner(principal, undefined)),
-  }));
+export function tasksExtension({ service, hasTaskTools }: TasksExtensionParts): Extension {
+  const methods = Object.fromEntries([...TASK_METHODS].map(([name, serve]): [string, ExtensionMethod] => [name, {
+    handle: (params, ctx) => serve(service(), params, taskOwner(ctx.principal, undefined)),
+  }]));
+  return Object.freeze({
+    id: TASKS_EXTENSION,
+    clientMustDeclare: true,
+    settings: ({ era }: Negotiation) => (era === 'stateless' && hasTaskTools() ? {} : undefined),
+    methods,
+  });
 }
 
 /** The error for a request that did not declare the tasks extension: -32021, naming it. */
 export function tasksExtensionMissing(): ProtocolError {
-  return missingCapabilities([`extensions.${TASKS_EXTENSION}`], { extensions: { [TASKS_EXTENSION]: {} } });
+  return extensionNotDeclared(TASKS_EXTENSION);
 }
 
 /** Whether the request's client capabilities declare the tasks extension. */
 export function declaresTasks(capabilities: JsonObject | undefined): boolean {
-  const extensions = capabilities?.extensions;
-  return typeof extensions === 'object' && extensions !== null && !Array.isArray(extensions) && Object.hasOwn(extensions, TASKS_EXTENSION);
+  return declaresExtension(capabilities, TASKS_EXTENSION);
 }
-
-
 
 function answerProblem(method: string, answer: unknown): string | undefined {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return 'it must be an object';
