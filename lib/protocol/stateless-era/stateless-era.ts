@@ -118,7 +118,7 @@ export class StatelessEra {
   private readonly results: ResultDecorator;
   /** What the stateless era's answers and contexts are made of. */
   private readonly codec: EraCodec<StatelessRequest, DispatchOutcome>;
-  /** Every method this era serves: the router's, discover and listen, the tasks extension's. */
+  /** Every method this era serves: the router's (the extensions' among them, tasks first), discover and listen. */
   private readonly methods: ProtocolMethods;
 
   constructor(private readonly deps: StatelessEraDeps, options: StatelessOptions) {
@@ -126,13 +126,11 @@ export class StatelessEra {
     this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache, deps.methodCacheHint);
     this.codec = statelessCodec(this.results, this.states);
     const { identity, counts, advertised, listeners } = deps;
-    this.methods = (deps.methods ?? new MethodTable((method) => deps.router.handles(method))).register([
-      ...statelessMethods({
-        identity, counts, advertised, listeners, results: this.results,
-        maxListenStreams: options.maxListenStreams ?? 10_000,
-        maxSubscriptionsPerStream: options.maxSubscriptionsPerStream ?? 1000,
-      }),
-    ]);
+    this.methods = (deps.methods ?? new MethodTable((method) => deps.router.handles(method))).register(statelessMethods({
+      identity, counts, advertised, listeners, results: this.results,
+      maxListenStreams: options.maxListenStreams ?? 10_000,
+      maxSubscriptionsPerStream: options.maxSubscriptionsPerStream ?? 1000,
+    }));
     new TaskNotifications(deps.tasks, deps.listeners);
   }
 
