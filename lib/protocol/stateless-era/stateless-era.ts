@@ -16,11 +16,8 @@ import type { CacheHint } from '../../metadata/cache-hint';
 import { refused, type DispatchOutcome } from '../dispatch-outcome';
 import type { ServerIdentity } from '../server-identity';
 import { InputChannel } from './input-channel';
-import type { PendingTask, TaskService } from '../tasks/task-service';
-import { taskOwner } from '../tasks/task-owner';
-import { TaskChannel } from '../tasks/extension-task-channel';
-import { TaskNotifications } from '../tasks/task-notifications';
-import { declaresTasks, tasksExtensionMissing } from '../tasks/tasks-extension';
+import type { TaskService } from '../tasks/task-service';
+import { extensionTaskOf } from '../tasks/extension-task-calls';
 import { readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
 import { ResultDecorator, type CacheDefaults, type CacheHints } from './result-decoration';
@@ -131,7 +128,6 @@ export class StatelessEra {
       maxListenStreams: options.maxListenStreams ?? 10_000,
       maxSubscriptionsPerStream: options.maxSubscriptionsPerStream ?? 1000,
     }));
-    new TaskNotifications(deps.tasks, deps.listeners);
   }
 
   /** What became of one request; a refusal comes back at once, without a promise (every request passes here). */
@@ -154,27 +150,6 @@ export class StatelessEra {
     return this.serve(message, meta, facts);
   }
 
-  /**
-   * A `tools/call` of a tool that may run as a task, from a request that declares the tasks
-   * extension: the call may become a task. A tool that requires one, called without the
-   * extension, is refused (-32021).
-   */
-  private taskOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): PendingTask | DispatchOutcome | undefined {
-    const name = message.params?.name;
-    if (message.method !== Method.ToolsCall || typeof name !== 'string') return undefined;
-    const support = this.deps.toolTaskSupport(name);
-    if (support === undefined || support === 'forbidden' || !this.deps.visibility.tool(name, facts.principal)) return undefined;
-    if (!declaresTasks(meta.clientCapabilities as JsonObject)) {
-      return support === 'required' ? refused('missing-capability', message.id, tasksExtensionMissing().toJSON()) : undefined;
-    }
-    return this.deps.tasks.begin({
-      owner: taskOwner(facts.principal, undefined),
-      era: 'stateless',
-      tool: name,
-      channel: (taskId) => new TaskChannel(this.deps.tasks, taskId, this.deps.resourceUpdated),
-    });
-  }
-
   /** The resolved target's input schema, for the header check of a `tools/call`: the tool's own, when the caller may see it. */
   private inputSchemaOf(message: JsonRpcRequest, principal: unknown): JsonObject | undefined {
     const name = message.params?.name;
@@ -191,8 +166,8 @@ export class StatelessEra {
     } catch (error) {
       return refused('invalid-params', message.id, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
-    const task = this.taskOf(message, meta, facts);
-    if (task && 'kind' in task) return task;
+    const task = extensionTaskOf(this.deps, message, meta.clientCapabilities, facts.principal);
+    if (task && 'kind' in task) return this.codec.refused(requestOf(message, meta, facts), task);
     const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', rounds, this.deps.resourceUpdated);
     const request = requestOf(message, meta, facts, channel);
     return runMethod(this.codec, this.deps.router, ROUTED, request, task);

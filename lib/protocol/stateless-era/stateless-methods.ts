@@ -2,7 +2,7 @@ import { ErrorCode } from '../../core/error-codes';
 import { ProtocolError } from '../../core/errors';
 import { notification } from '../../core/jsonrpc';
 import { isServerClosing } from '../../core/shutdown';
-import type { JsonObject } from '../../core/wire.types';
+import type { ClientCapabilities, JsonObject } from '../../core/wire.types';
 import type { Negotiation } from '../../router/extensions/extension';
 import { statelessCapabilities, type FeatureCounts } from '../capabilities';
 import type { StatelessEraMethod } from '../era-methods';
@@ -12,7 +12,7 @@ import type { ServerIdentity } from '../server-identity';
 import { MetaKey, STATELESS_VERSIONS } from './request-meta';
 import type { ResultDecorator } from './result-decoration';
 import type { StatelessRequest } from './stateless-codec';
-import { declaresTasks, tasksExtensionMissing } from '../tasks/tasks-extension';
+import { agreedTaskIds, taskIdsRefusal } from '../tasks/extension-task-calls';
 
 /** The stateless era's own methods. */
 export const StatelessMethod = Object.freeze({
@@ -86,7 +86,7 @@ function listen(parts: StatelessMethodParts): StatelessEraMethod {
       if (listeners.size >= maxListenStreams) {
         throw new ProtocolError(ErrorCode.TooManyRequests, `Too many listen streams: this server holds at most ${maxListenStreams}; retry later`, { maxListenStreams });
       }
-      const filter = agreedFilter(message.params?.notifications as JsonObject, counts(), declaresTasks(meta.clientCapabilities as JsonObject));
+      const filter = agreedFilter(message.params?.notifications as JsonObject, counts(), meta.clientCapabilities);
       const tag = { [MetaKey.subscriptionId]: message.id };
       const deliver = (method: string, params: JsonObject) => {
         if (exchange.open) exchange.send(notification(method, { ...params, _meta: tag }));
@@ -108,12 +108,8 @@ function listenRefusal({ message, meta }: StatelessRequest, { counts, maxSubscri
     return { kind: 'invalid-params', error: { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' } };
   }
   const { resourceSubscriptions: uris, taskIds } = asked as JsonObject;
-  // The tasks extension's filter, where the server serves it: for a request declaring it only, checked before its shape.
-  const wantsTasks = taskIds !== undefined && counts().taskTools > 0;
-  if (wantsTasks && !declaresTasks(meta.clientCapabilities as JsonObject)) return { kind: 'missing-capability', error: tasksExtensionMissing().toJSON() };
-  if (wantsTasks && (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === 'string'))) {
-    return { kind: 'invalid-params', error: { code: ErrorCode.InvalidParams, message: '"notifications.taskIds" must be an array of strings' } };
-  }
+  const tasksRefusal = taskIdsRefusal(asked as JsonObject, meta.clientCapabilities, counts().taskTools > 0);
+  if (tasksRefusal) return tasksRefusal;
   // A stream holds its filter for as long as it is open: neither may grow without bound.
   for (const [asks, what] of [[uris, 'resource subscriptions'], [taskIds, 'task ids']] as const) {
     if (Array.isArray(asks) && asks.length > maxSubscriptionsPerStream) {
@@ -134,7 +130,7 @@ function listenRefusal({ message, meta }: StatelessRequest, { counts, maxSubscri
 const FLAG_NEEDS = Object.freeze({ toolsListChanged: 'tools', promptsListChanged: 'prompts', resourcesListChanged: 'resources' } as const);
 
 /** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest; task ids need task tools). */
-function agreedFilter(asked: JsonObject, counts: FeatureCounts, declaresTasks: boolean): ListenFilter {
+function agreedFilter(asked: JsonObject, counts: FeatureCounts, clientCapabilities: ClientCapabilities | undefined): ListenFilter {
   const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
   for (const [flag, kind] of Object.entries(FLAG_NEEDS) as [keyof typeof FLAG_NEEDS, keyof FeatureCounts][]) {
     if (asked[flag] === true && counts[kind] > 0) filter[flag] = true;
@@ -142,9 +138,7 @@ function agreedFilter(asked: JsonObject, counts: FeatureCounts, declaresTasks: b
   if (Array.isArray(asked.resourceSubscriptions) && counts.resources > 0) {
     filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string'))];
   }
-  // Task tools may have come since `listen` checked the request: the filter holds to the same rules.
-  if (Array.isArray(asked.taskIds) && counts.taskTools > 0 && declaresTasks) {
-    filter.taskIds = [...new Set(asked.taskIds.filter((id): id is string => typeof id === 'string'))];
-  }
+  const taskIds = agreedTaskIds(asked, clientCapabilities, counts.taskTools > 0);
+  if (taskIds) filter.taskIds = taskIds;
   return filter;
 }
