@@ -67,7 +67,7 @@ export { DEFAULT_KEY_PREFIX, type RedisSettings } from './cluster/redis-connecti
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
 export type {
-  Extension, ExtensionMethod, ExtensionHost, ExtensionResource, FixedExtensionResource, TemplateExtensionResource, TemplateVariables, Negotiation,
+  Extension, ExtensionMethod, ExtensionHost, ExtensionListenFilter, ExtensionResource, FixedExtensionResource, TemplateExtensionResource, TemplateVariables, Negotiation,
 } from './router/extensions/extension';
 export { declaresExtension, extensionNotDeclared } from './router/extensions/extension-set';
 export type { CacheHint } from './metadata/cache-hint';

@@ -76,6 +76,7 @@ export class PhantomServer {
     const tasks = tasksExtension({ service: () => this.protocol.tasks, hasTaskTools: () => this.registry.counts.taskTools > 0 });
     this.extensions = new ExtensionSet([tasks, ...(options.extensions ?? [])], (extension) => extensionHost(extension, {
       registry: this.registry, visibility: this.visibility, paginator, diagnostics: this.diagnostics, resolve: this.resolve,
+      listeners: () => this.protocol.events.listeners,
     }));
     const memberProblems = this.instances.problems(this.extensions.memberClasses());
     if (memberProblems.length > 0) throw new DefinitionError(memberProblems);

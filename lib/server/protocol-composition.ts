@@ -21,7 +21,6 @@ import type { PhantomServerOptions } from './server-options';
 import { InMemoryTaskStore, type TaskStore } from '../protocol/seams/task-store';
 import { taskLimits } from '../protocol/tasks/task-options';
 import { TaskService } from '../protocol/tasks/task-service';
-import { TaskNotifications } from '../protocol/tasks/task-notifications';
 
 /** The protocol layer of one server, wired: what the server serves transports with, and closes. */
 export interface Protocol {
@@ -96,6 +95,7 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     visibility,
     advertised,
     methodCacheHint: extensions.size > 0 ? (method) => router.methodCacheHint(method) : undefined,
+    listenIds: (asked, negotiation) => extensions.listenIds(asked, negotiation),
     methods,
   }, {
     stateKey,
@@ -105,8 +105,6 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     // Lists differ by caller once a visibility rule is set: they can only be private then.
     cache: { ...DEFAULT_CACHE, listsArePrivate: visibility.differsByCaller, ...options.cacheDefaults },
   });
-  // The tasks extension's notifications on this node's listen streams.
-  new TaskNotifications(tasks, events.listeners);
   const heap = new HeapGuard(options.maxHeapUsedRatio ?? DEFAULT_MAX_HEAP_USED_RATIO);
   const dispatcher = new Dispatcher({ engine, stateless, store, running, diagnostics, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, heap });
   return {

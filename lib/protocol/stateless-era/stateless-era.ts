@@ -79,6 +79,8 @@ export interface StatelessEraDeps {
   readonly advertised?: (negotiation: Negotiation) => JsonObject | undefined;
   /** The caching hint an extension declares for its method's results. */
   readonly methodCacheHint?: (method: string) => CacheHint | undefined;
+  /** The ids a listen request asks for under the keys the server's extensions add (`ExtensionSet#listenIds`); throws to refuse it. */
+  readonly listenIds?: (asked: JsonObject, negotiation: Negotiation) => Record<string, string[]> | undefined;
   /** The server's one method table, shared with the session era: the era registers its own methods in it (default: a table of its own over the router's methods). */
   readonly methods?: ProtocolMethods;
 }
@@ -122,9 +124,9 @@ export class StatelessEra {
     this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
     this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache, deps.methodCacheHint);
     this.codec = statelessCodec(this.results, this.states);
-    const { identity, counts, advertised, listeners } = deps;
+    const { identity, counts, advertised, listeners, listenIds } = deps;
     this.methods = (deps.methods ?? new MethodTable((method) => deps.router.handles(method))).register(statelessMethods({
-      identity, counts, advertised, listeners, results: this.results,
+      identity, counts, advertised, listeners, listenIds, results: this.results,
       maxListenStreams: options.maxListenStreams ?? 10_000,
       maxSubscriptionsPerStream: options.maxSubscriptionsPerStream ?? 1000,
     }));

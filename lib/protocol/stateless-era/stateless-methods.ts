@@ -2,17 +2,16 @@ import { ErrorCode } from '../../core/error-codes';
 import { ProtocolError } from '../../core/errors';
 import { notification } from '../../core/jsonrpc';
 import { isServerClosing } from '../../core/shutdown';
-import type { ClientCapabilities, JsonObject } from '../../core/wire.types';
+import type { JsonObject } from '../../core/wire.types';
 import type { Negotiation } from '../../router/extensions/extension';
 import { statelessCapabilities, type FeatureCounts } from '../capabilities';
 import type { StatelessEraMethod } from '../era-methods';
-import type { ListenFilter, SubscriptionHub } from '../events/subscription-hub';
-import type { Refusal } from '../refusal';
+import { filterAsSent, type ListenFilter, type SubscriptionHub } from '../events/subscription-hub';
+import { REFUSAL_OF_CODE, type Refusal } from '../refusal';
 import type { ServerIdentity } from '../server-identity';
 import { MetaKey, STATELESS_VERSIONS } from './request-meta';
 import type { ResultDecorator } from './result-decoration';
 import type { StatelessRequest } from './stateless-codec';
-import { agreedTaskIds, taskIdsRefusal } from '../tasks/extension-task-calls';
 
 /** The stateless era's own methods. */
 export const StatelessMethod = Object.freeze({
@@ -35,8 +34,10 @@ export interface StatelessMethodParts {
   readonly listeners: SubscriptionHub;
   /** `subscriptions/listen` streams open at once on this node. */
   readonly maxListenStreams: number;
-  /** Resource URIs (and task ids) one listen stream may ask for. */
+  /** Resource URIs (and ids under each extension's key) one listen stream may ask for. */
   readonly maxSubscriptionsPerStream: number;
+  /** The ids a listen request asks for under the keys the server's extensions add (the tasks extension's `taskIds`); throws to refuse it. */
+  readonly listenIds?: (asked: JsonObject, negotiation: Negotiation) => Record<string, string[]> | undefined;
 }
 
 /** `server/discover` and `subscriptions/listen`, for the method table. */
@@ -86,12 +87,12 @@ function listen(parts: StatelessMethodParts): StatelessEraMethod {
       if (listeners.size >= maxListenStreams) {
         throw new ProtocolError(ErrorCode.TooManyRequests, `Too many listen streams: this server holds at most ${maxListenStreams}; retry later`, { maxListenStreams });
       }
-      const filter = agreedFilter(message.params?.notifications as JsonObject, counts(), meta.clientCapabilities);
+      const filter = agreedFilter(message.params?.notifications as JsonObject, counts(), extensionIdsNow(message.params?.notifications as JsonObject, meta, parts));
       const tag = { [MetaKey.subscriptionId]: message.id };
       const deliver = (method: string, params: JsonObject) => {
         if (exchange.open) exchange.send(notification(method, { ...params, _meta: tag }));
       };
-      deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
+      deliver(ACKNOWLEDGED, { notifications: filterAsSent(filter) });
       const closedByServer = await new Promise<boolean>((resolve) => {
         const remove = listeners.add(filter, principal, deliver, () => resolve(true));
         cancellation.onCancel(() => { remove(); resolve(isServerClosing(cancellation.reason)); });
@@ -102,16 +103,21 @@ function listen(parts: StatelessMethodParts): StatelessEraMethod {
 }
 
 /** Why a listen request is refused as such: a filter that is no object, task ids it may not ask for, a filter too large. */
-function listenRefusal({ message, meta }: StatelessRequest, { counts, maxSubscriptionsPerStream }: StatelessMethodParts): Refusal | undefined {
+function listenRefusal({ message, meta }: StatelessRequest, { listenIds, maxSubscriptionsPerStream }: StatelessMethodParts): Refusal | undefined {
   const asked = message.params?.notifications;
   if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
     return { kind: 'invalid-params', error: { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' } };
   }
-  const { resourceSubscriptions: uris, taskIds } = asked as JsonObject;
-  const tasksRefusal = taskIdsRefusal(asked as JsonObject, meta.clientCapabilities, counts().taskTools > 0);
-  if (tasksRefusal) return tasksRefusal;
-  // A stream holds its filter for as long as it is open: neither may grow without bound.
-  for (const [asks, what] of [[uris, 'resource subscriptions'], [taskIds, 'task ids']] as const) {
+  let ids: Record<string, string[]> | undefined;
+  try {
+    // The keys extensions add, where they serve this request: checked before their size.
+    ids = listenIds?.(asked as JsonObject, negotiationOf(meta));
+  } catch (error) {
+    return refusalOf(error);
+  }
+  const keyed = Object.keys(ids ?? {}).map((key) => [(asked as JsonObject)[key], `"${key}"`] as const);
+  // A stream holds its filter for as long as it is open: nothing in it may grow without bound.
+  for (const [asks, what] of [[(asked as JsonObject).resourceSubscriptions, 'resource subscriptions'] as const, ...keyed]) {
     if (Array.isArray(asks) && asks.length > maxSubscriptionsPerStream) {
       return {
         kind: 'invalid-params',
@@ -129,8 +135,28 @@ function listenRefusal({ message, meta }: StatelessRequest, { counts, maxSubscri
 /** Which filter flag needs which kind of thing registered. */
 const FLAG_NEEDS = Object.freeze({ toolsListChanged: 'tools', promptsListChanged: 'prompts', resourcesListChanged: 'resources' } as const);
 
-/** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest; task ids need task tools). */
-function agreedFilter(asked: JsonObject, counts: FeatureCounts, clientCapabilities: ClientCapabilities | undefined): ListenFilter {
+/** Who a listen request negotiated with, as an extension sees it. */
+function negotiationOf(meta: StatelessRequest['meta']): Negotiation {
+  return { era: 'stateless', protocolVersion: meta.protocolVersion, clientCapabilities: meta.clientCapabilities ?? {} };
+}
+
+/** A refusal for what an extension's listen key threw: its code's refusal kind, else invalid params. */
+function refusalOf(error: unknown): Refusal {
+  if (!(error instanceof ProtocolError)) return { kind: 'internal-error', error: { code: ErrorCode.InternalError, message: 'Internal error' } };
+  return { kind: REFUSAL_OF_CODE.get(error.code) ?? 'invalid-params', error: error.toJSON() };
+}
+
+/** The extensions' ids as the stream opens: what the server serves may have changed since the request was checked (a key it no longer takes is left out). */
+function extensionIdsNow(asked: JsonObject, meta: StatelessRequest['meta'], { listenIds }: StatelessMethodParts): Record<string, string[]> | undefined {
+  try {
+    return listenIds?.(asked, negotiationOf(meta));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest), and the extensions' ids. */
+function agreedFilter(asked: JsonObject, counts: FeatureCounts, extensionIds: Record<string, string[]> | undefined): ListenFilter {
   const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
   for (const [flag, kind] of Object.entries(FLAG_NEEDS) as [keyof typeof FLAG_NEEDS, keyof FeatureCounts][]) {
     if (asked[flag] === true && counts[kind] > 0) filter[flag] = true;
@@ -138,7 +164,6 @@ function agreedFilter(asked: JsonObject, counts: FeatureCounts, clientCapabiliti
   if (Array.isArray(asked.resourceSubscriptions) && counts.resources > 0) {
     filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string'))];
   }
-  const taskIds = agreedTaskIds(asked, clientCapabilities, counts.taskTools > 0);
-  if (taskIds) filter.taskIds = taskIds;
+  if (extensionIds) filter.extensionIds = extensionIds;
   return filter;
 }

@@ -1,4 +1,3 @@
-import { ErrorCode } from '../../core/error-codes';
 import type { JsonRpcRequest } from '../../core/jsonrpc';
 import { Method } from '../../core/methods';
 import type { ClientCapabilities, JsonObject } from '../../core/wire.types';
@@ -40,26 +39,4 @@ export function extensionTaskOf(deps: ExtensionTaskCallDeps, message: JsonRpcReq
     tool: name,
     channel: (taskId) => new TaskChannel(deps.tasks, taskId, deps.resourceUpdated),
   });
-}
-
-/**
- * The tasks extension's part of a `subscriptions/listen` filter, `taskIds`, where the server
- * serves tasks (a tool may run as one): only for a request that declares the extension (-32021,
- * checked before its shape), an array of strings (-32602). Elsewhere the key is ignored.
- */
-export function taskIdsRefusal(asked: JsonObject, clientCapabilities: ClientCapabilities | undefined, hasTaskTools: boolean): Refusal | undefined {
-  const { taskIds } = asked;
-  if (taskIds === undefined || !hasTaskTools) return undefined;
-  if (!declaresTasks(clientCapabilities as JsonObject | undefined)) return { kind: 'missing-capability', error: tasksExtensionMissing().toJSON() };
-  if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === 'string')) {
-    return { kind: 'invalid-params', error: { code: ErrorCode.InvalidParams, message: '"notifications.taskIds" must be an array of strings' } };
-  }
-  return undefined;
-}
-
-/** The task ids a listen stream is agreed to hear about: asked for, where tasks are served, by a request declaring the extension. */
-export function agreedTaskIds(asked: JsonObject, clientCapabilities: ClientCapabilities | undefined, hasTaskTools: boolean): string[] | undefined {
-  // Task tools may have come since the request was checked: the filter holds to the same rules.
-  if (!Array.isArray(asked.taskIds) || !hasTaskTools || !declaresTasks(clientCapabilities as JsonObject | undefined)) return undefined;
-  return [...new Set(asked.taskIds.filter((id): id is string => typeof id === 'string'))];
 }

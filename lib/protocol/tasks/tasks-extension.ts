@@ -2,7 +2,8 @@ import { clientResultProblem } from '../../core/client-results';
 import { ProtocolError } from '../../core/errors';
 import type { JsonObject } from '../../core/wire.types';
 import { declaresExtension, extensionNotDeclared } from '../../router/extensions/extension-set';
-import type { Extension, ExtensionMethod, Negotiation } from '../../router/extensions/extension';
+import type { Extension, ExtensionHost, ExtensionListenFilter, ExtensionMethod, Negotiation } from '../../router/extensions/extension';
+import { TaskNotifications } from './task-notifications';
 import { TASKS_EXTENSION } from '../capabilities';
 import { taskOwner } from './task-owner';
 import { foundTask, taskIdOf } from './task-params';
@@ -49,13 +50,27 @@ export function tasksExtension({ service, hasTaskTools }: TasksExtensionParts): 
   const methods = Object.fromEntries([...TASK_METHODS].map(([name, serve]): [string, ExtensionMethod] => [name, {
     handle: (params, ctx) => serve(service(), params, taskOwner(ctx.principal, undefined)),
   }]));
+  let notifications: TaskNotifications | undefined;
   return Object.freeze({
     id: TASKS_EXTENSION,
     clientMustDeclare: true,
     settings: ({ era }: Negotiation) => (era === 'stateless' && hasTaskTools() ? {} : undefined),
     methods,
+    listenFilter: TASK_IDS,
+    // `notifications/tasks` on this node's listen streams naming a task, each time it changes on any node.
+    setup: (host: ExtensionHost) => void (notifications ??= new TaskNotifications(service(), host)),
+    close: () => notifications?.stop(),
   });
 }
+
+/** `subscriptions/listen`'s `taskIds`: the tasks whose changes a stream hears (`notifications/tasks`). */
+const TASK_IDS: ExtensionListenFilter = Object.freeze({
+  key: 'taskIds',
+  accept: (asked: unknown) => {
+    if (!Array.isArray(asked) || !asked.every((id) => typeof id === 'string')) throw ProtocolError.invalidParams('"notifications.taskIds" must be an array of strings');
+    return asked as string[];
+  },
+});
 
 /** The error for a request that did not declare the tasks extension: -32021, naming it. */
 export function tasksExtensionMissing(): ProtocolError {

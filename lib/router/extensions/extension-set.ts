@@ -20,6 +20,9 @@ const RESERVED: ReadonlySet<string> = new Set<string>([
   'tasks/result', 'tasks/list',
 ]);
 
+/** The keys of the protocol's own `subscriptions/listen` filter: no extension may add one. */
+const LISTEN_KEYS: ReadonlySet<string> = new Set(['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions']);
+
 /** `vendor-prefix/name`: a reverse-DNS prefix, one slash, a name (the extensions framework's form). */
 const EXTENSION_ID = /^[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** A request method name: segments of letters, digits, `_` and `-`, separated by `/`. */
@@ -56,6 +59,8 @@ function negotiationOf(ctx: Context): Negotiation {
 export class ExtensionSet {
   private readonly extensions: readonly Extension[];
   private readonly methods = new Map<string, { readonly extension: Extension; readonly method: ExtensionMethod }>();
+  /** The keys extensions add to the listen filter, and whose each is. */
+  private readonly listenKeys = new Map<string, string>();
   private setupDone = false;
   private setupRun?: Promise<void>;
 
@@ -86,6 +91,25 @@ export class ExtensionSet {
       if (settings !== undefined) (advertised ??= {})[extension.id] = settings;
     }
     return advertised;
+  }
+
+  /**
+   * The ids a `subscriptions/listen` request asks for under the keys extensions add (`asked` is its
+   * `notifications`), per key: a key is left out when its extension advertises nothing to the
+   * request or its `accept` leaves it out; one the request must declare the extension for, and
+   * did not, throws -32021; what `accept` throws is thrown.
+   */
+  listenIds(asked: JsonObject, negotiation: Negotiation): Record<string, string[]> | undefined {
+    let ids: Record<string, string[]> | undefined;
+    for (const extension of this.extensions) {
+      const filter = extension.listenFilter;
+      if (!filter || asked[filter.key] === undefined) continue;
+      if (extension.settings && extension.settings(negotiation) === undefined) continue;
+      if (extension.clientMustDeclare && !declaresExtension(negotiation.clientCapabilities, extension.id)) throw extensionNotDeclared(extension.id);
+      const accepted = filter.accept(asked[filter.key], negotiation);
+      if (accepted !== undefined) (ids ??= {})[filter.key] = [...new Set(accepted)];
+    }
+    return ids;
   }
 
   /** The caching hint an extension method's stateless results carry, if it declares one. */
@@ -145,6 +169,15 @@ export class ExtensionSet {
       problems.push(`${label}: declared twice`);
     }
     ids.add(extension.id);
+    const listen = extension.listenFilter;
+    if (listen !== undefined) {
+      const where = `${label}: listenFilter`;
+      if (typeof listen?.key !== 'string' || listen.key.length === 0) problems.push(`${where}: "key" must be a non-empty string`);
+      else if (LISTEN_KEYS.has(listen.key)) problems.push(`${where}: the protocol's filter has "${listen.key}" already`);
+      else if (this.listenKeys.has(listen.key)) problems.push(`${where}: extension ${this.listenKeys.get(listen.key)} adds "${listen.key}" already`);
+      else this.listenKeys.set(listen.key, extension.id);
+      if (typeof listen?.accept !== 'function') problems.push(`${where}: "accept" must be a function`);
+    }
     for (const [name, method] of Object.entries(extension.methods ?? {})) {
       const where = `${label}: method "${name}"`;
       if (!METHOD_NAME.test(name) || name.startsWith('notifications/')) problems.push(`${where}: not a request method name`);

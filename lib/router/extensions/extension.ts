@@ -51,6 +51,14 @@ export interface Extension {
   /** The methods it adds, by JSON-RPC method name. A name the protocol or another extension serves fails start-up. */
   readonly methods?: Readonly<Record<string, ExtensionMethod>>;
   /**
+   * Stateless era: a key it adds to the filter of `subscriptions/listen` (`params.notifications`),
+   * naming ids a stream listens for (the tasks extension's `taskIds`); what happens to them is
+   * announced with `ExtensionHost#notifyListeners`. Served as its methods are: ignored for a
+   * request the extension advertises nothing to, refused (-32021) for one that must declare it
+   * and did not.
+   */
+  readonly listenFilter?: ExtensionListenFilter;
+  /**
    * Called once, when the server starts (before it serves a request): load what the extension
    * serves, register its resources, keep the host to announce changes later. A failure fails
    * `start()` (and `listen()`, `connect()`).
@@ -67,6 +75,19 @@ export interface Negotiation {
   readonly protocolVersion: string | undefined;
   /** What the client declared: at `initialize`, or in this request's `_meta` (the stateless era's discover may carry none). */
   readonly clientCapabilities: ClientCapabilities;
+}
+
+/** A key an extension adds to the filter of `subscriptions/listen`. */
+export interface ExtensionListenFilter {
+  /** The key under `notifications` (e.g. `taskIds`): one the protocol's filter and the other extensions leave alone. */
+  readonly key: string;
+  /**
+   * The ids a stream that asked `asked` under the key listens for (duplicates are dropped), or
+   * `undefined` to leave the key out. Throw a `ProtocolError` (`invalidParams`) to refuse the stream.
+   * Asked when the stream opens, before the operation pipeline; at most `maxSubscriptionsPerSession`
+   * ids are taken (more are refused, -32602).
+   */
+  accept(asked: unknown, negotiation: Negotiation): readonly string[] | undefined;
 }
 
 /** One method an extension adds. */
@@ -108,6 +129,18 @@ export interface ExtensionHost {
   page<T>(list: string, items: readonly T[], cursor: unknown): { readonly items: readonly T[]; readonly nextCursor?: string };
   /** Tells every client, in every era and on every replica, that the resource list changed (when the lister's answer changed). */
   resourcesChanged(): void;
+  /**
+   * Whether a `subscriptions/listen` stream on this node names `id` under the extension's listen
+   * key (`listenFilter`): only then is it worth reading what changed.
+   */
+  isListenedFor(id: string): boolean;
+  /**
+   * Sends the notification `method` with `params` on this node's `subscriptions/listen` streams
+   * naming `id` under the extension's listen key, to those whose principal `mayKnow` passes (each
+   * tagged with its stream's subscription id). Every node hears its own streams: call it where the
+   * change is heard on each node (through the extension's state seam), not only where it is made.
+   */
+  notifyListeners(id: string, method: string, params: JsonObject, mayKnow: (principal: unknown) => boolean): void;
   /** Whether the server's `visible` rule lets `principal` know `item`: hidden means unknown, everywhere. */
   isVisible(item: VisibleItem, principal: unknown): boolean;
   /** An instance of `cls` from the server's container (or its `resolve` option): the extension's services, DI-wired. */
