@@ -6,8 +6,7 @@ import type { JsonObject } from '../core/wire.types';
 import type { Outcome, Router } from '../router/router';
 import { isRouted, type Served } from './method-table';
 import type { Refusal } from './refusal';
-import type { TaskRecord } from './seams/task-store';
-import type { PendingTask } from './tasks/task-service';
+import type { BackgroundCall } from '../router/extensions/extension';
 
 /** What a method may come to: a result (`undefined` when nothing is to be answered, e.g. a stream the client left), or an error. */
 export type ServedOutcome = Outcome<JsonObject | undefined>;
@@ -24,13 +23,13 @@ export interface RunnableRequest {
  * rounds in the stateless era), the answer's envelope and decoration, and the era's view of a
  * call that became a task. `R` is the era's request, `A` its answer.
  */
-export interface EraCodec<R extends RunnableRequest, A> {
+export interface EraCodec<R extends RunnableRequest, A, T = unknown> {
   /** What is sent when nothing is to be answered (the request was cancelled). */
   readonly nothing: A;
   /** The handler's context for `request`; `taskStarter` when the call may become a task. */
   context(request: R, taskStarter?: TaskStarter): Context;
-  /** The answer to a call that became `task` (its handler goes on). */
-  taskCreated(request: R, task: TaskRecord): A;
+  /** The answer to a call that went on in the background as `started` says (a task; its handler goes on). */
+  taskCreated(request: R, started: T): A;
   /** The answer to what the request came to: a result or an error. */
   answer(request: R, outcome: Outcome): A;
   /** The answer to a request refused as such (unknown method, missing capability...), before any pipeline ran. */
@@ -54,18 +53,18 @@ export interface RunOptions {
  * goes on, and its outcome goes to the task), else with what it came to; a request cancelled
  * meanwhile, or served with nothing to answer, gets no answer.
  */
-export async function runRequest<R extends RunnableRequest, A>(
-  codec: EraCodec<R, A>,
+export async function runRequest<R extends RunnableRequest, A, T>(
+  codec: EraCodec<R, A, T>,
   request: R,
-  task: PendingTask | undefined,
+  task: BackgroundCall<T> | undefined,
   serve: (ctx: Context) => Promise<ServedOutcome>,
   options: RunOptions = {},
 ): Promise<A> {
   const handled = serve(codec.context(request, task?.starter));
   const outcome = task ? await Promise.race([handled, task.started]) : await handled;
-  if (task?.task) {
+  if (task?.running !== undefined) {
     task.finish(handled as Promise<Outcome>);
-    return codec.taskCreated(request, task.task);
+    return codec.taskCreated(request, task.running);
   }
   if (request.cancellation.aborted && !options.answersWhenCancelled) return codec.nothing;
   const served = outcome as ServedOutcome;
@@ -80,12 +79,12 @@ export type RunnerRouter = Pick<Router, 'handle' | 'operate'>;
  * Runs one request whose method the method table found: the router's through its own table, the
  * protocol's through the pipeline of its kind around its `serve`.
  */
-export function runMethod<R extends RunnableRequest, A>(
-  codec: EraCodec<R, A>,
+export function runMethod<R extends RunnableRequest, A, T>(
+  codec: EraCodec<R, A, T>,
   router: RunnerRouter,
   served: Served<R>,
   request: R,
-  task?: PendingTask,
+  task?: BackgroundCall<T>,
 ): Promise<A> {
   const { method, params = {} } = request.message;
   if (isRouted(served)) return runRequest(codec, request, task, (ctx) => router.handle(method, params, ctx));

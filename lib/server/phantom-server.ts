@@ -73,7 +73,11 @@ export class PhantomServer {
     this.keys = new SigningKeys(options);
     const paginator = new Paginator(options.pageSize, this.keys.cursor);
     // The tasks extension first: it is written on the extension API, as the user's extensions are.
-    const tasks = tasksExtension({ service: () => this.protocol.tasks, hasTaskTools: () => this.registry.counts.taskTools > 0 });
+    const tasks = tasksExtension({
+      service: () => this.protocol.tasks,
+      hasTaskTools: () => this.registry.counts.taskTools > 0,
+      resourceUpdated: (uri) => this.resourceUpdated(uri),
+    });
     this.extensions = new ExtensionSet([tasks, ...(options.extensions ?? [])], (extension) => extensionHost(extension, {
       registry: this.registry, visibility: this.visibility, paginator, diagnostics: this.diagnostics, resolve: this.resolve,
       listeners: () => this.protocol.events.listeners,

@@ -90,12 +90,12 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     hints: registry,
     listeners: events.listeners,
     resourceUpdated: (uri) => events.resourceUpdated(uri),
-    tasks,
     toolTaskSupport,
     visibility,
     advertised,
     methodCacheHint: extensions.size > 0 ? (method) => router.methodCacheHint(method) : undefined,
     listenIds: (asked, negotiation) => extensions.listenIds(asked, negotiation),
+    backgroundCall: (call) => extensions.backgroundCall(call),
     methods,
   }, {
     stateKey,

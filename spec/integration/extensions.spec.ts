@@ -175,13 +175,14 @@ describe('extensions: the tasks extension is one of them', () => {
       name: 'bad', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS,
       extensions: [
         { id: 'io.modelcontextprotocol/tasks' },
-        { id: 'com.example/tasks', methods: { 'tasks/get': { handle }, 'tasks/result': { handle } } },
+        { id: 'com.example/tasks', methods: { 'tasks/get': { handle }, 'tasks/result': { handle } }, backgroundCalls: { begin: () => undefined } },
       ],
     });
     expect(build).to.throw(DefinitionError).that.satisfies((error: DefinitionError) => {
       expect(error.problems.join('\n')).to.include('extension io.modelcontextprotocol/tasks: declared twice')
         .and.include('"tasks/get": extension io.modelcontextprotocol/tasks serves it already')
-        .and.include('"tasks/result": the protocol serves it already');
+        .and.include('"tasks/result": the protocol serves it already')
+        .and.include('backgroundCalls: extension io.modelcontextprotocol/tasks runs calls in the background already');
       return true;
     });
   });

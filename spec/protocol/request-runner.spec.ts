@@ -14,7 +14,7 @@ const MESSAGE: JsonRpcRequest = { jsonrpc: '2.0', id: 7, method: 'tools/call', p
 const startersSeen: unknown[] = [];
 
 /** A codec that says what it was asked to answer. */
-const CODEC: EraCodec<RunnableRequest, string> = {
+const CODEC: EraCodec<RunnableRequest, string, TaskRecord> = {
   nothing: 'nothing',
   context: (_request, taskStarter) => (startersSeen.push(taskStarter), new Context({ taskStarter })),
   taskCreated: (_request, task) => `task ${task.id}`,
@@ -32,14 +32,14 @@ function pendingTask() {
   const started = new Promise<TaskRecord>((resolve) => (store = resolve));
   const handedOn: Promise<Outcome>[] = [];
   const pending = {
-    task: undefined as TaskRecord | undefined,
+    running: undefined as TaskRecord | undefined,
     starter: { start: async () => { throw new Error('not used'); } },
     started,
     finish: (outcome: Promise<Outcome>) => void handedOn.push(outcome),
   };
   const start = (id: string) => {
-    pending.task = { id } as TaskRecord;
-    store(pending.task);
+    pending.running = { id } as TaskRecord;
+    store(pending.running);
   };
   return { pending: pending as PendingTask, start, handedOn };
 }

@@ -28,7 +28,7 @@ export type SessionAnswer = JsonRpcResponse | undefined;
  * request's exchange; a call that became a task is answered with its 2025-11-25 `Task`; results and
  * errors go out as they are.
  */
-export function sessionCodec(host: ChannelHost, requestTimeoutMs: number | undefined): EraCodec<SessionRequest, SessionAnswer> {
+export function sessionCodec(host: ChannelHost, requestTimeoutMs: number | undefined): EraCodec<SessionRequest, SessionAnswer, TaskRecord> {
   return Object.freeze({
     nothing: undefined,
     context: ({ state, message, exchange, principal, cancellation }: SessionRequest, taskStarter?: TaskStarter) => {

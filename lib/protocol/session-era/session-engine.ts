@@ -15,6 +15,7 @@ import type { RefusalKind } from '../refusal';
 import type { RunningRequests } from '../running-requests';
 import type { ServerIdentity } from '../server-identity';
 import type { SessionState } from '../seams/session-state';
+import type { TaskRecord } from '../seams/task-store';
 import { DEFAULT_SESSION_IDLE_MS, type SessionStore } from '../seams/session-store';
 import { negotiateVersion } from '../versions';
 import { lifecycleMethods } from './lifecycle.handlers';
@@ -129,7 +130,7 @@ export class SessionEngine implements ChannelHost {
   private readonly maxSessions: number;
   private readonly stops: (() => void)[];
   /** What the session era's answers and contexts are made of. */
-  private readonly codec: EraCodec<SessionRequest, SessionAnswer>;
+  private readonly codec: EraCodec<SessionRequest, SessionAnswer, TaskRecord>;
 
   constructor(private readonly deps: SessionEngineDeps, options: SessionEngineOptions = {}) {
     ({ store: this.store, bus: this.bus, router: this.router, diagnostics: this.diagnostics, running: this.running, events: this.events } = deps);

@@ -10,8 +10,6 @@ import { answer, NOTHING, refused, scopeRefused, type DispatchOutcome } from '..
 import type { Exchange } from '../exchange';
 import { REFUSAL_OF_CODE, type Refusal, type RefusalKind } from '../refusal';
 import type { EraCodec, RunnableRequest } from '../request-runner';
-import type { TaskRecord } from '../seams/task-store';
-import { extensionTaskView } from '../tasks/task-views';
 import type { InputChannel } from './input-channel';
 import type { RequestMeta } from './request-meta';
 import type { RequestStateCodec } from './request-state.codec';
@@ -36,11 +34,12 @@ export interface StatelessRequest extends RunnableRequest {
  * that became a task is answered with the tasks extension's `CreateTaskResult`; results are dressed
  * (`resultType`, the server's `_meta`, caching hints) and errors the revision names are refusals.
  */
-export function statelessCodec(results: ResultDecorator, states: RequestStateCodec): EraCodec<StatelessRequest, DispatchOutcome> {
+export function statelessCodec(results: ResultDecorator, states: RequestStateCodec): EraCodec<StatelessRequest, DispatchOutcome, JsonObject> {
   return Object.freeze({
     nothing: NOTHING,
     context: contextOf,
-    taskCreated: ({ message }: StatelessRequest, task: TaskRecord) => answer(success(message.id, { resultType: 'task', ...extensionTaskView(task), _meta: results.meta() })),
+    // What the extension that ran it in the background answers with (the tasks extension's CreateTaskResult), with the server's `_meta`.
+    taskCreated: ({ message }: StatelessRequest, started: JsonObject) => answer(success(message.id, { ...started, _meta: results.meta(started._meta) })),
     refused: ({ message }: StatelessRequest, { kind, error }: Refusal) => refused(kind, message.id, error),
     answer: (request: StatelessRequest, outcome: Outcome): DispatchOutcome => {
       const { message, channel } = request;
@@ -83,6 +82,12 @@ function contextOf({ message, meta, principal, cancellation, channel }: Stateles
     meta: message.params?._meta as JsonObject,
     taskStarter,
   });
+}
+
+/** A refusal for what an extension threw while checking a request: its code's refusal kind, else invalid params; anything but a `ProtocolError` is an internal error. */
+export function refusalOf(error: unknown): Refusal {
+  if (!(error instanceof ProtocolError)) return { kind: 'internal-error', error: { code: ErrorCode.InternalError, message: 'Internal error' } };
+  return { kind: REFUSAL_OF_CODE.get(error.code) ?? 'invalid-params', error: error.toJSON() };
 }
 
 /** A `ProtocolError` as it is, anything else as invalid params saying `fallback`. */

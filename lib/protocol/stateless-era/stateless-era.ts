@@ -11,13 +11,12 @@ import type { SigningKey } from '../../core/signing-key';
 import type { JsonObject } from '../../core/wire.types';
 import type { Router } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
-import type { Negotiation } from '../../router/extensions/extension';
+import type { BackgroundCall, Negotiation, ToolCallInfo } from '../../router/extensions/extension';
+import type { Refusal } from '../refusal';
 import type { CacheHint } from '../../metadata/cache-hint';
 import { refused, type DispatchOutcome } from '../dispatch-outcome';
 import type { ServerIdentity } from '../server-identity';
 import { InputChannel } from './input-channel';
-import type { TaskService } from '../tasks/task-service';
-import { extensionTaskOf } from '../tasks/extension-task-calls';
 import { readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
 import { ResultDecorator, type CacheDefaults, type CacheHints } from './result-decoration';
@@ -25,7 +24,7 @@ import { runMethod, type EraCodec } from '../request-runner';
 import { isRefusal, isRouted, MethodTable, ROUTED } from '../method-table';
 import type { ProtocolMethods } from '../era-methods';
 import { statelessMethods } from './stateless-methods';
-import { asInvalidParams, statelessCodec, type StatelessRequest } from './stateless-codec';
+import { asInvalidParams, refusalOf, statelessCodec, type StatelessRequest } from './stateless-codec';
 
 export { StatelessMethod } from './stateless-methods';
 
@@ -69,8 +68,6 @@ export interface StatelessEraDeps {
   readonly listeners: SubscriptionHub;
   /** Tells every subscriber, in either era, that a resource changed. */
   readonly resourceUpdated: (uri: string) => Promise<void>;
-  /** Tasks, shared with the session era. */
-  readonly tasks: TaskService;
   /** Whether the tool `name` may run as a task; `undefined` for no such tool (cheap: every `tools/call` asks). */
   readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
   /** The tools `principal` may know (the server's visibility resolver): a hidden tool is unknown, never a task, and has no schema for the header check. */
@@ -79,6 +76,8 @@ export interface StatelessEraDeps {
   readonly advertised?: (negotiation: Negotiation) => JsonObject | undefined;
   /** The caching hint an extension declares for its method's results. */
   readonly methodCacheHint?: (method: string) => CacheHint | undefined;
+  /** Whether a `tools/call` may go on in the background, as the server's extensions say (`ExtensionSet#backgroundCall`); throws to refuse it. */
+  readonly backgroundCall?: (call: ToolCallInfo) => BackgroundCall | undefined;
   /** The ids a listen request asks for under the keys the server's extensions add (`ExtensionSet#listenIds`); throws to refuse it. */
   readonly listenIds?: (asked: JsonObject, negotiation: Negotiation) => Record<string, string[]> | undefined;
   /** The server's one method table, shared with the session era: the era registers its own methods in it (default: a table of its own over the router's methods). */
@@ -116,7 +115,7 @@ export class StatelessEra {
   private readonly states: RequestStateCodec;
   private readonly results: ResultDecorator;
   /** What the stateless era's answers and contexts are made of. */
-  private readonly codec: EraCodec<StatelessRequest, DispatchOutcome>;
+  private readonly codec: EraCodec<StatelessRequest, DispatchOutcome, JsonObject>;
   /** Every method this era serves: the router's (the extensions' among them, tasks first), discover and listen. */
   private readonly methods: ProtocolMethods;
 
@@ -152,6 +151,22 @@ export class StatelessEra {
     return this.serve(message, meta, facts);
   }
 
+  /**
+   * Whether a `tools/call` of a tool the caller may see may go on in the background, as the
+   * server's extensions say (the tasks extension); their refusal, or an ordinary call.
+   */
+  private backgroundCallOf(message: JsonRpcRequest, meta: RequestMeta, principal: unknown): BackgroundCall | Refusal | undefined {
+    const name = message.params?.name;
+    const { backgroundCall } = this.deps;
+    if (!backgroundCall || message.method !== Method.ToolsCall || typeof name !== 'string' || !this.deps.visibility.tool(name, principal)) return undefined;
+    const negotiation: Negotiation = { era: 'stateless', protocolVersion: meta.protocolVersion, clientCapabilities: meta.clientCapabilities ?? {} };
+    try {
+      return backgroundCall({ tool: name, taskSupport: this.deps.toolTaskSupport(name), principal, negotiation });
+    } catch (error) {
+      return refusalOf(error);
+    }
+  }
+
   /** The resolved target's input schema, for the header check of a `tools/call`: the tool's own, when the caller may see it. */
   private inputSchemaOf(message: JsonRpcRequest, principal: unknown): JsonObject | undefined {
     const name = message.params?.name;
@@ -168,7 +183,7 @@ export class StatelessEra {
     } catch (error) {
       return refused('invalid-params', message.id, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
-    const task = extensionTaskOf(this.deps, message, meta.clientCapabilities, facts.principal);
+    const task = this.backgroundCallOf(message, meta, facts.principal);
     if (task && 'kind' in task) return this.codec.refused(requestOf(message, meta, facts), task);
     const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', rounds, this.deps.resourceUpdated);
     const request = requestOf(message, meta, facts, channel);

@@ -7,11 +7,11 @@ import type { Negotiation } from '../../router/extensions/extension';
 import { statelessCapabilities, type FeatureCounts } from '../capabilities';
 import type { StatelessEraMethod } from '../era-methods';
 import { filterAsSent, type ListenFilter, type SubscriptionHub } from '../events/subscription-hub';
-import { REFUSAL_OF_CODE, type Refusal } from '../refusal';
+import type { Refusal } from '../refusal';
 import type { ServerIdentity } from '../server-identity';
 import { MetaKey, STATELESS_VERSIONS } from './request-meta';
 import type { ResultDecorator } from './result-decoration';
-import type { StatelessRequest } from './stateless-codec';
+import { refusalOf, type StatelessRequest } from './stateless-codec';
 
 /** The stateless era's own methods. */
 export const StatelessMethod = Object.freeze({
@@ -138,12 +138,6 @@ const FLAG_NEEDS = Object.freeze({ toolsListChanged: 'tools', promptsListChanged
 /** Who a listen request negotiated with, as an extension sees it. */
 function negotiationOf(meta: StatelessRequest['meta']): Negotiation {
   return { era: 'stateless', protocolVersion: meta.protocolVersion, clientCapabilities: meta.clientCapabilities ?? {} };
-}
-
-/** A refusal for what an extension's listen key threw: its code's refusal kind, else invalid params. */
-function refusalOf(error: unknown): Refusal {
-  if (!(error instanceof ProtocolError)) return { kind: 'internal-error', error: { code: ErrorCode.InternalError, message: 'Internal error' } };
-  return { kind: REFUSAL_OF_CODE.get(error.code) ?? 'invalid-params', error: error.toJSON() };
 }
 
 /** The extensions' ids as the stream opens: what the server serves may have changed since the request was checked (a key it no longer takes is left out). */

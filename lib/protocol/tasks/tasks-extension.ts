@@ -2,13 +2,15 @@ import { clientResultProblem } from '../../core/client-results';
 import { ProtocolError } from '../../core/errors';
 import type { JsonObject } from '../../core/wire.types';
 import { declaresExtension, extensionNotDeclared } from '../../router/extensions/extension-set';
-import type { Extension, ExtensionHost, ExtensionListenFilter, ExtensionMethod, Negotiation } from '../../router/extensions/extension';
+import type { BackgroundCall, Extension, ExtensionHost, ExtensionListenFilter, ExtensionMethod, Negotiation, ToolCallInfo } from '../../router/extensions/extension';
+import type { TaskRecord } from '../seams/task-store';
+import { TaskChannel } from './extension-task-channel';
 import { TaskNotifications } from './task-notifications';
 import { TASKS_EXTENSION } from '../capabilities';
 import { taskOwner } from './task-owner';
 import { foundTask, taskIdOf } from './task-params';
-import { detailedTaskView } from './task-views';
-import type { TaskService } from './task-service';
+import { detailedTaskView, extensionTaskView } from './task-views';
+import type { PendingTask, TaskService } from './task-service';
 
 type TaskMethod = (tasks: TaskService, params: JsonObject, owner: string) => Promise<JsonObject>;
 
@@ -35,6 +37,8 @@ export interface TasksExtensionParts {
   readonly service: () => TaskService;
   /** Whether a tool may run as a task now: only then is the extension advertised and are its methods served. */
   readonly hasTaskTools: () => boolean;
+  /** Tells every subscriber, in either era, that a resource changed (a task's handler may). */
+  readonly resourceUpdated: (uri: string) => Promise<void>;
 }
 
 /**
@@ -46,7 +50,7 @@ export interface TasksExtensionParts {
  * `tasks/list`) are a core capability of that revision, not an extension: the session era serves
  * them itself (`SessionTasks`).
  */
-export function tasksExtension({ service, hasTaskTools }: TasksExtensionParts): Extension {
+export function tasksExtension({ service, hasTaskTools, resourceUpdated }: TasksExtensionParts): Extension {
   const methods = Object.fromEntries([...TASK_METHODS].map(([name, serve]): [string, ExtensionMethod] => [name, {
     handle: (params, ctx) => serve(service(), params, taskOwner(ctx.principal, undefined)),
   }]));
@@ -57,10 +61,42 @@ export function tasksExtension({ service, hasTaskTools }: TasksExtensionParts): 
     settings: ({ era }: Negotiation) => (era === 'stateless' && hasTaskTools() ? {} : undefined),
     methods,
     listenFilter: TASK_IDS,
+    backgroundCalls: {
+      // A call of a tool that may run as a task, from a request that declares the extension, may
+      // become one (its handler decides); a tool that requires one, called without it, is refused.
+      begin: ({ tool, taskSupport, principal, negotiation }: ToolCallInfo) => {
+        if (taskSupport === undefined || taskSupport === 'forbidden') return undefined;
+        if (!declaresTasks(negotiation.clientCapabilities as JsonObject)) {
+          if (taskSupport === 'required') throw tasksExtensionMissing();
+          return undefined;
+        }
+        const tasks = service();
+        return asCreateTaskResult(tasks.begin({
+          owner: taskOwner(principal, undefined),
+          era: 'stateless',
+          tool,
+          channel: (taskId) => new TaskChannel(tasks, taskId, resourceUpdated),
+        }));
+      },
+    },
     // `notifications/tasks` on this node's listen streams naming a task, each time it changes on any node.
     setup: (host: ExtensionHost) => void (notifications ??= new TaskNotifications(service(), host)),
     close: () => notifications?.stop(),
   });
+}
+
+/** A call that may become a task, answered with the extension's `CreateTaskResult` once it does. */
+function asCreateTaskResult(pending: PendingTask): BackgroundCall {
+  let shown: JsonObject | undefined;
+  const view = (task: TaskRecord) => (shown ??= { resultType: 'task', ...extensionTaskView(task) });
+  return {
+    starter: pending.starter,
+    started: pending.started.then(view),
+    get running() {
+      return pending.running && view(pending.running);
+    },
+    finish: (outcome) => pending.finish(outcome),
+  };
 }
 
 /** `subscriptions/listen`'s `taskIds`: the tasks whose changes a stream hears (`notifications/tasks`). */

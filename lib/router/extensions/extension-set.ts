@@ -8,7 +8,7 @@ import type { Constructor } from '../../metadata/metadata-store';
 import { describeMemberRef, isGuardRef, isInterceptorRef } from '../../metadata/pipeline-options';
 import type { MethodHandler } from '../handlers/method-handler';
 import type { Pipelines } from '../pipeline/pipelines';
-import type { Extension, ExtensionHost, ExtensionMethod, Negotiation } from './extension';
+import type { BackgroundCall, Extension, ExtensionHost, ExtensionMethod, Negotiation, ToolCallInfo } from './extension';
 
 /**
  * Methods the protocol serves itself (both eras; the 2025-11-25 tasks): no extension may take one.
@@ -59,6 +59,8 @@ function negotiationOf(ctx: Context): Negotiation {
 export class ExtensionSet {
   private readonly extensions: readonly Extension[];
   private readonly methods = new Map<string, { readonly extension: Extension; readonly method: ExtensionMethod }>();
+  /** The extension that runs calls in the background, if one does. */
+  private background: Extension | undefined;
   /** The keys extensions add to the listen filter, and whose each is. */
   private readonly listenKeys = new Map<string, string>();
   private setupDone = false;
@@ -110,6 +112,16 @@ export class ExtensionSet {
       if (accepted !== undefined) (ids ??= {})[filter.key] = [...new Set(accepted)];
     }
     return ids;
+  }
+
+  /**
+   * Whether a `tools/call` may go on in the background, as the extension that runs calls there
+   * (`backgroundCalls`) says, when it advertises something to the request; what it throws is thrown.
+   */
+  backgroundCall(call: ToolCallInfo): BackgroundCall | undefined {
+    const extension = this.background;
+    if (!extension || (extension.settings && extension.settings(call.negotiation) === undefined)) return undefined;
+    return extension.backgroundCalls!.begin(call);
   }
 
   /** The caching hint an extension method's stateless results carry, if it declares one. */
@@ -177,6 +189,11 @@ export class ExtensionSet {
       else if (this.listenKeys.has(listen.key)) problems.push(`${where}: extension ${this.listenKeys.get(listen.key)} adds "${listen.key}" already`);
       else this.listenKeys.set(listen.key, extension.id);
       if (typeof listen?.accept !== 'function') problems.push(`${where}: "accept" must be a function`);
+    }
+    if (extension.backgroundCalls !== undefined) {
+      if (typeof extension.backgroundCalls?.begin !== 'function') problems.push(`${label}: backgroundCalls: "begin" must be a function`);
+      else if (this.background) problems.push(`${label}: backgroundCalls: extension ${this.background.id} runs calls in the background already`);
+      else this.background = extension;
     }
     for (const [name, method] of Object.entries(extension.methods ?? {})) {
       const where = `${label}: method "${name}"`;

@@ -2,6 +2,8 @@ import type { Context } from '../../context/context';
 import type { Diagnostics } from '../../core/diagnostics';
 import type { ClientCapabilities, JsonObject, WireResource } from '../../core/wire.types';
 import type { CacheHint } from '../../metadata/cache-hint';
+import type { ErrorObject } from '../../core/error-mapper';
+import type { TaskStarter } from '../../context/task-starter';
 import type { PipelineMember } from '../pipeline/pipeline-members';
 import type { VisibleItem } from '../visibility';
 
@@ -59,6 +61,12 @@ export interface Extension {
    */
   readonly listenFilter?: ExtensionListenFilter;
   /**
+   * Stateless era: lets a `tools/call` go on in the background, its request answered before its
+   * handler ends (the tasks extension). Asked for each call of a tool the caller may see, before
+   * it runs, while the extension advertises something to the request. One extension at most.
+   */
+  readonly backgroundCalls?: ExtensionBackgroundCalls;
+  /**
    * Called once, when the server starts (before it serves a request): load what the extension
    * serves, register its resources, keep the host to announce changes later. A failure fails
    * `start()` (and `listen()`, `connect()`).
@@ -88,6 +96,42 @@ export interface ExtensionListenFilter {
    * ids are taken (more are refused, -32602).
    */
   accept(asked: unknown, negotiation: Negotiation): readonly string[] | undefined;
+}
+
+/** How an extension lets a `tools/call` go on in the background. */
+export interface ExtensionBackgroundCalls {
+  /**
+   * Whether `call` may go on in the background: a `BackgroundCall` when it may (its handler
+   * decides, with `ctx.runAsTask()`), `undefined` for an ordinary call. Throw a `ProtocolError` to
+   * refuse the call (-32021, for a tool that must run in the background called by a client that
+   * did not declare the extension).
+   */
+  begin(call: ToolCallInfo): BackgroundCall | undefined;
+}
+
+/** A `tools/call` as an extension that may run it in the background sees it. */
+export interface ToolCallInfo {
+  /** The tool's name (a tool the caller may see). */
+  readonly tool: string;
+  /** What the tool declared about running as a task (`@Tool({ task })`); `undefined` when it declared nothing. */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required' | undefined;
+  readonly principal: unknown;
+  readonly negotiation: Negotiation;
+}
+
+/** What a call ends with: a result, or the JSON-RPC error it would have been answered with. */
+export type CallOutcome = { readonly result: JsonObject } | { readonly error: ErrorObject };
+
+/** A call that may go on in the background. `T` is what its request is answered with once it does. */
+export interface BackgroundCall<T = JsonObject> {
+  /** Given to the handler's context: `ctx.runAsTask()` starts the background run. */
+  readonly starter: TaskStarter;
+  /** Resolves once the call runs in the background (never, for a call that stays ordinary). */
+  readonly started: Promise<T>;
+  /** What `started` resolved with, once it has; `undefined` before (read synchronously when the call's request is answered). */
+  readonly running: T | undefined;
+  /** Called once the call runs in the background: its outcome, when it comes, is the background run's. */
+  finish(outcome: Promise<CallOutcome>): void;
 }
 
 /** One method an extension adds. */
