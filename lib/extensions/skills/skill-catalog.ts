@@ -1,0 +1,70 @@
+import type { CatalogSkill, SkillEntry } from './skill-model';
+
+/** What changed between two catalogs, by skill name. */
+export interface CatalogChanges {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly changed: readonly string[];
+}
+
+function compareUris(a: CatalogSkill, b: CatalogSkill): number {
+  return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0;
+}
+
+/**
+ * The skills served at one moment, immutable: the extension swaps a whole catalog for another,
+ * so a request sees one catalog from start to end. Skills are kept in URI order (the listing's).
+ */
+export class SkillCatalog {
+  /** Every skill, by URI of its `SKILL.md`. */
+  readonly ordered: readonly CatalogSkill[];
+  private readonly byName: ReadonlyMap<string, CatalogSkill>;
+
+  constructor(skills: Iterable<CatalogSkill>) {
+    this.ordered = Object.freeze([...skills].sort(compareUris));
+    this.byName = new Map(this.ordered.map((skill) => [skill.name, skill]));
+  }
+
+  /** The skill named `name`, if served. */
+  get(name: string): CatalogSkill | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The skills named `name` and the rest. */
+  with(skill: CatalogSkill): SkillCatalog {
+    return new SkillCatalog([...this.ordered.filter((other) => other.name !== skill.name), skill]);
+  }
+
+  /** The skills but the one named `name`. */
+  without(name: string): SkillCatalog {
+    return new SkillCatalog(this.ordered.filter((skill) => skill.name !== name));
+  }
+
+  /** What `next` adds, removes and changes of this catalog (a skill changes when its files, front matter or scopes do). */
+  changesTo(next: SkillCatalog): CatalogChanges {
+    const added: string[] = [];
+    const changed: string[] = [];
+    for (const skill of next.ordered) {
+      const before = this.byName.get(skill.name);
+      if (before === undefined) added.push(skill.name);
+      else if (fingerprintOf(before) !== fingerprintOf(skill)) changed.push(skill.name);
+    }
+    const removed = this.ordered.filter((skill) => !next.byName.has(skill.name)).map((skill) => skill.name);
+    return { added, removed, changed };
+  }
+}
+
+/** What identifies a skill's published state: a folder skill's files and front matter, any skill's scopes and origin. */
+function fingerprintOf(skill: CatalogSkill): string {
+  const content = skill.content.kind === 'static' ? skill.content.fingerprint : JSON.stringify(skill.frontmatter);
+  return JSON.stringify([skill.origin, skill.scopes, content]);
+}
+
+/** The entry `skills/list` and `skills/get` give for `skill`, its resources named by `fileUri`. */
+export function entryOf(skill: CatalogSkill, fileUri: (name: string, path: string) => string): SkillEntry {
+  if (skill.content.kind === 'dynamic') return { uri: skill.uri, frontmatter: skill.frontmatter, resources: 'dynamic' };
+  const resources = [...skill.content.files.values()]
+    .map((file) => ({ uri: fileUri(skill.name, file.path), digest: file.digest, size: file.size }))
+    .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  return { uri: skill.uri, frontmatter: skill.frontmatter, resources };
+}
