@@ -67,6 +67,10 @@ export { redis, type RedisOptions } from './cluster/redis';
 export { DEFAULT_KEY_PREFIX, type RedisSettings } from './cluster/redis-connections';
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
+export type {
+  Extension, ExtensionMethod, ExtensionHost, ExtensionResource, FixedExtensionResource, TemplateExtensionResource, TemplateVariables, Negotiation,
+} from './router/extensions/extension';
+export { declaresExtension, extensionNotDeclared } from './router/extensions/extension-set';
 export type { CacheHint } from './metadata/cache-hint';
 export { skills, SkillsExtension, SKILLS_EXTENSION_ID, type SkillDefinition, type SkillChanges } from './extensions/skills/skills.extension';
 export {

@@ -11,8 +11,11 @@ import type { OutputCheck, SchemaCheck } from '../schema';
  * names defaulted, schemas computed, wire descriptors frozen, invokers bound.
  */
 
-/** Calls the user's method on its provider instance, placing the arguments and the context. */
-export type Invoker = (args: unknown, ctx: Context) => Promise<unknown>;
+/**
+ * Calls the user's method on its provider instance, placing the arguments and the context.
+ * `target` is what the call names (the tool or prompt name, the resource URI read).
+ */
+export type Invoker = (args: unknown, ctx: Context, target?: string) => Promise<unknown>;
 
 /** Completion values for one argument or template variable. */
 export interface CompletionOutcome {
@@ -85,6 +88,12 @@ export interface TemplateResourceDefinition extends Labelled {
   readonly lister?: ResourceLister;
   readonly completers: ReadonlyMap<string, Completer>;
   readonly invoke: Invoker;
+  /**
+   * Whether a URI it matched names something `principal` may know (an extension's own items, such
+   * as a skill hidden from the caller); absent: every URI it matches may be known. A URI it does not
+   * know is unknown to that caller for every method, as a hidden item is.
+   */
+  readonly knows?: (uri: string, params: Readonly<Record<string, string | readonly string[]>>, principal: unknown) => boolean;
 }
 
 export type ResourceDefinition = FixedResourceDefinition | TemplateResourceDefinition;

@@ -28,16 +28,20 @@ export function serverCapabilities({ tools, prompts, resources }: FeatureCounts)
   return capabilities;
 }
 
-/** The session era's capabilities: with tasks (2025-11-25 only) when a tool may run as one. */
-export function sessionCapabilities(counts: FeatureCounts, protocolVersion: string): JsonObject {
+/**
+ * The session era's capabilities: with tasks (2025-11-25 only) when a tool may run as one, and
+ * `extensions` when the server's extensions advertise something to this client.
+ */
+export function sessionCapabilities(counts: FeatureCounts, protocolVersion: string, extensions?: JsonObject): JsonObject {
   const capabilities = serverCapabilities(counts);
   if (counts.taskTools > 0 && knowsTasks(protocolVersion)) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+  if (extensions) capabilities.extensions = extensions;
   return capabilities;
 }
 
-/** The stateless era's capabilities: with the tasks extension when a tool may run as a task. */
-export function statelessCapabilities(counts: FeatureCounts): JsonObject {
+/** The stateless era's capabilities: with the tasks extension when a tool may run as a task, and what the server's extensions advertise. */
+export function statelessCapabilities(counts: FeatureCounts, extensions?: JsonObject): JsonObject {
   const capabilities = serverCapabilities(counts);
-  if (counts.taskTools > 0) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+  if (counts.taskTools > 0 || extensions) capabilities.extensions = { ...(counts.taskTools > 0 ? { [TASKS_EXTENSION]: {} } : {}), ...extensions };
   return capabilities;
 }

@@ -210,6 +210,14 @@ export class Registry {
     }
   }
 
+  /**
+   * Announces that the resource list changed without a definition changing: what a template's
+   * lister names did (an extension's catalog reloaded).
+   */
+  resourcesChanged(): void {
+    this.changed('resources');
+  }
+
   private changed(kind: ListKind): true {
     for (const list of LISTS_OF[kind]) {
       delete this.cache[list];

@@ -18,6 +18,8 @@ import { PipelineMembers } from './pipeline/pipeline-members';
 import { Pipelines } from './pipeline/pipelines';
 import type { Registry } from './registry';
 import type { VisibilityResolver } from './visibility';
+import type { ExtensionSet } from './extensions/extension-set';
+import type { CacheHint } from '../metadata/cache-hint';
 
 /** What a request came to: a result, or the JSON-RPC error to send. Never a thrown error. */
 export type Outcome<T = JsonObject> = { readonly result: T } | { readonly error: ErrorObject };
@@ -39,6 +41,8 @@ export interface RouterOptions {
   readonly allowTemplateControlChars: boolean;
   /** Builds a guard or interceptor class named in `use` or a decorator (from the server's container). */
   readonly resolve: (cls: Constructor) => object;
+  /** The server's extensions: their methods join the table, each through its own pipeline. */
+  readonly extensions?: ExtensionSet;
 }
 
 /** `maxInFlightPerNode`'s default. */
@@ -60,12 +64,13 @@ export interface OperationInfo {
 }
 
 /**
- * The method table for the server features: tools, resources, prompts, completion, each served
- * through the operation pipeline. Built once; callable in-process with a context, so it needs no
+ * The method table for the server features: tools, resources, prompts, completion, and the
+ * methods extensions add, each served through the operation pipeline. Built once; callable in-process with a context, so it needs no
  * transport to test.
  */
 export class Router {
   private readonly table: ReadonlyMap<string, MethodHandler>;
+  private readonly extensions: ExtensionSet | undefined;
   private readonly diagnostics: Diagnostics;
   private readonly members: PipelineMembers;
   private readonly pipelines: Pipelines;
@@ -84,7 +89,14 @@ export class Router {
       ...resourceHandlers(deps),
       ...promptHandlers(deps),
       ...completionHandlers(deps),
+      ...(options.extensions?.handlers(this.pipelines) ?? []),
     ]);
+    this.extensions = options.extensions;
+  }
+
+  /** The caching hint an extension declares for its method's stateless results. */
+  methodCacheHint(method: string): CacheHint | undefined {
+    return this.extensions?.cacheHint(method);
   }
 
   handles(method: string): method is Method {

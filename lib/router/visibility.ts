@@ -98,10 +98,17 @@ export class VisibilityResolver {
    */
   resource(uri: string, principal: unknown): ResolvedResource | undefined {
     const resolved = this.registry.resolveResource(uri);
-    if (!resolved || !this.differsByCaller) return resolved;
+    if (!resolved) return undefined;
     const { definition } = resolved;
+    if (definition.kind === 'template' && definition.knows && !definition.knows(uri, resolved.params, principal)) return undefined;
+    if (!this.differsByCaller) return resolved;
     if (!this.rule({ kind: 'resource', uri, ...itemScopes(definition) }, principal)) return undefined;
     return definition.kind === 'resource' || this.rule({ kind: 'template', uriTemplate: definition.uriTemplate.source, ...itemScopes(definition) }, principal) ? resolved : undefined;
+  }
+
+  /** Whether the server's `visible` rule lets `principal` know `item` (an extension's own items: a skill). */
+  allows(item: VisibleItem, principal: unknown): boolean {
+    return !this.differsByCaller || this.rule(item, principal);
   }
 
   /** The `items` of a list that `principal` may know, by `known` (one of the lookups above); the list itself without a rule. */

@@ -10,6 +10,8 @@ import { DEFAULT_MAX_ARRAY_ITEMS } from '../schema';
 import { Registry, type ListChangeListener } from '../router/registry';
 import { Router, type Outcome } from '../router/router';
 import { VisibilityResolver } from '../router/visibility';
+import { ExtensionSet } from '../router/extensions/extension-set';
+import { extensionHost } from '../router/extensions/extension-host';
 import type { PipelineMember } from '../router/pipeline/pipeline-members';
 import { scan } from '../definitions/scanner';
 import type { InstanceSource } from '../definitions/instance-source';
@@ -45,6 +47,8 @@ export class PhantomServer {
   readonly container: DependencyContainer;
   private readonly registry = new Registry(this.options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS);
   private readonly router: Router;
+  /** The extensions this server serves (the `extensions` option). */
+  private readonly extensions: ExtensionSet;
   /** Whether an item exists and a caller may know it: the one rule for the router and the protocol layer. */
   private readonly visibility = new VisibilityResolver(this.registry, this.options.visible);
   /** Where the framework reports handler failures. */
@@ -66,9 +70,15 @@ export class PhantomServer {
     this.container.registerInstance(DIAGNOSTICS, this.diagnostics);
     this.instances = options.resolve ? new ResolvedInstanceSource(options.resolve) : new ContainerInstanceSource(this.container);
     this.keys = new SigningKeys(options);
+    const paginator = new Paginator(options.pageSize, this.keys.cursor);
+    this.extensions = new ExtensionSet(options.extensions, (extension) => extensionHost(extension, {
+      registry: this.registry, visibility: this.visibility, paginator, diagnostics: this.diagnostics, resolve: this.resolve,
+    }));
+    const memberProblems = this.instances.problems(this.extensions.memberClasses());
+    if (memberProblems.length > 0) throw new DefinitionError(memberProblems);
     this.router = new Router({
       registry: this.registry,
-      paginator: new Paginator(options.pageSize, this.keys.cursor),
+      paginator,
       diagnostics: this.diagnostics,
       visibility: this.visibility,
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
@@ -76,6 +86,7 @@ export class PhantomServer {
       maxInFlightPerNode: options.maxInFlightPerNode,
       allowTemplateControlChars: options.allowTemplateControlChars ?? false,
       resolve: this.resolve,
+      extensions: this.extensions,
     });
     // Outermost: registered before anything `use()` adds, so it times and records all of it.
     if (options.telemetry) this.use(new TelemetryInterceptor(options.telemetry === true ? {} : options.telemetry));
@@ -174,6 +185,7 @@ export class PhantomServer {
       diagnostics: this.diagnostics,
       options: this.options,
       stateKey: this.keys.requestState,
+      extensions: this.extensions,
     }));
   }
 
@@ -200,6 +212,8 @@ export class PhantomServer {
   httpHandler(options: HttpOptions = {}): StreamableHttpHandler {
     const defaults = { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...(this.options.store ? { eventStore: this.sharedEvents() } : {}) };
     const scopes = { declared: () => this.declaredScopes(), needed: () => this.router.scopesEveryOperationNeeds() };
+    // A mounted handler may take requests before anyone awaits `start()`: its extensions load now.
+    this.setUpExtensions();
     return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { ...defaults, ...options }, scopes));
   }
 
@@ -241,7 +255,15 @@ export class PhantomServer {
    * app.all('/mcp', (req, res) => mcp.handle(req, res));
    */
   start(): Promise<void> {
-    return (this.opening ??= this.openStore());
+    return (this.opening ??= this.openStore().then(() => this.extensions.setup()).catch((error) => {
+      this.opening = undefined;
+      throw error;
+    }));
+  }
+
+  /** Runs the extensions' `setup` without waiting (a mounted handler); a failure is reported, and the next request tries again. */
+  private setUpExtensions(): void {
+    this.extensions.setup().catch((error) => this.diagnostics.error('an extension failed to set up', error));
   }
 
   private async openStore(): Promise<void> {
@@ -284,6 +306,7 @@ export class PhantomServer {
   private async shutDown(): Promise<void> {
     await Promise.all([...this.running].map((part) => part.close()));
     await this.composed?.close();
+    await this.extensions.close();
   }
 
   /** What `close()` closes; a closed server takes nothing new to run. */

@@ -5,6 +5,8 @@ import { DEFAULT_MAX_HEAP_USED_RATIO, HeapGuard } from '../protocol/heap-guard';
 import type { Registry } from '../router/registry';
 import type { Router } from '../router/router';
 import type { VisibilityResolver } from '../router/visibility';
+import type { ExtensionSet } from '../router/extensions/extension-set';
+import type { Negotiation } from '../router/extensions/extension';
 import { Dispatcher } from '../protocol/dispatcher';
 import { ServerEvents } from '../protocol/events/server-events';
 import { InProcessSessionBus, type SessionBus } from '../protocol/seams/session-bus';
@@ -37,6 +39,8 @@ export interface ProtocolParts {
   readonly options: PhantomServerOptions;
   /** Signs the stateless era's requestState (the server's, shared by its replicas when it has a store). */
   readonly stateKey: SigningKey;
+  /** The server's extensions: what they advertise, and their methods' caching hints. */
+  readonly extensions: ExtensionSet;
 }
 
 /**
@@ -44,7 +48,8 @@ export interface ProtocolParts {
  * session store and bus (in-process unless the options name others), server events, the session
  * era, the stateless era, and the dispatcher in front of them.
  */
-export function composeProtocol({ registry, router, visibility, identity, diagnostics, options, stateKey }: ProtocolParts): Protocol {
+export function composeProtocol({ registry, router, visibility, identity, diagnostics, options, stateKey, extensions }: ProtocolParts): Protocol {
+  const advertised = extensions.size > 0 ? (negotiation: Negotiation) => extensions.advertised(negotiation) : undefined;
   const running = new RunningRequests();
   const isBusy = (id: string) => running.busy(id);
   const shared = options.store;
@@ -63,7 +68,7 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     onListChanged: (listener) => registry.onChange(listener),
     diagnostics,
   });
-  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, visibility }, {
+  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, visibility, advertised }, {
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -82,6 +87,8 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     tasks,
     toolTaskSupport,
     visibility,
+    advertised,
+    methodCacheHint: extensions.size > 0 ? (method) => router.methodCacheHint(method) : undefined,
   }, {
     stateKey,
     stateTtlMs: options.stateTtlMs,

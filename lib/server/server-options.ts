@@ -7,6 +7,7 @@ import type { Diagnostics, WarningRateLimit } from '../core/diagnostics';
 import type { SessionStore } from '../protocol/seams/session-store';
 import type { SessionBus } from '../protocol/seams/session-bus';
 import type { SharedStores } from '../protocol/seams/shared-stores';
+import type { Extension } from '../router/extensions/extension';
 import type { Visibility } from '../router/visibility';
 import type { TelemetryOptions } from '../router/pipeline/built-ins/telemetry.interceptor';
 import type { CacheHint } from '../metadata/cache-hint';
@@ -63,6 +64,12 @@ export interface PhantomServerOptions {
   readonly warningRateLimit?: WarningRateLimit;
   /** Which tools, prompts and resources a caller may see and use (default: all). */
   readonly visible?: Visibility;
+  /**
+   * MCP extensions the server serves (README "Extensions"): the Skills extension (`skills()`) or
+   * your own. Each is advertised under `capabilities.extensions` and its methods are served in both
+   * eras through the operation pipeline. Checked at construction, every problem at once.
+   */
+  readonly extensions?: readonly Extension[];
   /**
    * OpenTelemetry traces and metrics for every operation (a `TelemetryInterceptor`, outermost,
    * before anything `use()` adds): `true` for the global providers, or its options. Needs

@@ -8,6 +8,7 @@ import { Method, Notification } from '../../core/methods';
 import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
 import type { Router } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
+import type { Negotiation } from '../../router/extensions/extension';
 import { sessionCapabilities, type FeatureCounts } from '../capabilities';
 import type { ServerEvents } from '../events/server-events';
 import type { BusSubscription, ServerMessage, SessionBus, SessionMessage } from '../seams/session-bus';
@@ -53,6 +54,8 @@ export interface SessionEngineDeps {
   readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
   /** The tools `principal` may know (the server's visibility resolver): a hidden tool is unknown, never a task. */
   readonly visibility: ToolVisibility;
+  /** What the server's extensions advertise to a client (`capabilities.extensions`), if anything. */
+  readonly advertised?: (negotiation: Negotiation) => JsonObject | undefined;
 }
 
 export interface SessionEngineOptions {
@@ -178,7 +181,9 @@ export class SessionEngine implements ChannelHost {
     await this.store.save(state);
     const result: JsonObject = {
       protocolVersion: state.protocolVersion,
-      capabilities: sessionCapabilities(this.deps.counts(), state.protocolVersion),
+      capabilities: sessionCapabilities(this.deps.counts(), state.protocolVersion, this.deps.advertised?.({
+        era: 'session', protocolVersion: state.protocolVersion, clientCapabilities: state.clientCapabilities,
+      })),
       serverInfo: this.deps.identity.info,
     };
     if (this.deps.identity.instructions !== undefined) result.instructions = this.deps.identity.instructions;

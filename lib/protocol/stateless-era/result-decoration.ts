@@ -31,7 +31,12 @@ const LIST_OF: Readonly<Partial<Record<string, HintedList>>> = Object.freeze({
 export class ResultDecorator {
   private readonly serverMeta: JsonObject;
 
-  constructor(private readonly registry: CacheHints, info: Implementation, private readonly defaults: CacheDefaults) {
+  constructor(
+    private readonly registry: CacheHints,
+    info: Implementation,
+    private readonly defaults: CacheDefaults,
+    private readonly methodHint: (method: string) => CacheHint | undefined = () => undefined,
+  ) {
     this.serverMeta = Object.freeze({ [MetaKey.serverInfo]: Object.freeze({ name: info.name, version: info.version }) });
   }
 
@@ -40,11 +45,18 @@ export class ResultDecorator {
     decorated.resultType = (result.resultType as string | undefined) ?? 'complete';
     decorated._meta = this.meta(result._meta);
     const hint = this.hintFor(method, params);
-    if (hint) {
+    // A result that states its own caching (an extension's) keeps it.
+    if (hint && decorated.ttlMs === undefined) {
       decorated.ttlMs = hint.ttlMs;
       decorated.cacheScope = hint.scope;
     }
     return decorated;
+  }
+
+  /** Dresses an extension method's result: its own `ttlMs` and `cacheScope` kept, the method's hint otherwise. */
+  private extensionHint(method: string): Required<CacheHint> | undefined {
+    const hint = this.methodHint(method);
+    return hint && { ttlMs: Math.max(0, Math.floor(hint.ttlMs ?? 0)), scope: hint.scope ?? 'private' };
   }
 
   /** `_meta` for any stateless result: what the result had, plus the server's identity. */
@@ -67,7 +79,7 @@ export class ResultDecorator {
     if (method === Method.ResourcesRead && typeof params?.uri === 'string') {
       return merge(this.defaults.reads, this.registry.resolveResource(params.uri)?.definition.cache);
     }
-    return undefined;
+    return this.extensionHint(method);
   }
 }
 

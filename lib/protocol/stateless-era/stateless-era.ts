@@ -13,6 +13,8 @@ import type { SigningKey } from '../../core/signing-key';
 import type { JsonObject } from '../../core/wire.types';
 import type { OperationInfo, Router } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
+import type { Negotiation } from '../../router/extensions/extension';
+import type { CacheHint } from '../../metadata/cache-hint';
 import type { ClientChannel } from '../../context/client-channel';
 import type { TaskStarter } from '../../context/task-starter';
 import { answer, NOTHING, refused, scopeRefused, type DispatchOutcome } from '../dispatch-outcome';
@@ -88,6 +90,10 @@ export interface StatelessEraDeps {
   readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
   /** The tools `principal` may know (the server's visibility resolver): a hidden tool is unknown, never a task, and has no schema for the header check. */
   readonly visibility: ToolVisibility;
+  /** What the server's extensions advertise to a request (`capabilities.extensions`), if anything. */
+  readonly advertised?: (negotiation: Negotiation) => JsonObject | undefined;
+  /** The caching hint an extension declares for its method's results. */
+  readonly methodCacheHint?: (method: string) => CacheHint | undefined;
 }
 
 /** Caching hints when neither the server's options nor the decorators say otherwise. */
@@ -128,7 +134,7 @@ export class StatelessEra {
     this.maxListenStreams = options.maxListenStreams ?? 10_000;
     this.maxSubscriptionsPerStream = options.maxSubscriptionsPerStream ?? 1000;
     this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
-    this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache);
+    this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache, deps.methodCacheHint);
     new TaskNotifications(deps.tasks, deps.listeners);
   }
 
@@ -242,16 +248,17 @@ export class StatelessEra {
 
   /** `server/discover`, through the operation pipeline. */
   private async discover(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
-    const outcome = await this.deps.router.operate(DISCOVER, message.params ?? {}, contextOf(message, meta, facts), async () => this.description());
+    const outcome = await this.deps.router.operate(DISCOVER, message.params ?? {}, contextOf(message, meta, facts), async () => this.description(meta));
     if ('error' in outcome) return servedError(message, outcome.error);
     return answer(success(message.id, outcome.result));
   }
 
-  private description(): JsonObject {
+  private description(meta: RequestMeta): JsonObject {
+    const advertised = this.deps.advertised?.({ era: 'stateless', protocolVersion: meta.protocolVersion, clientCapabilities: meta.clientCapabilities ?? {} });
     const result: JsonObject = {
       resultType: 'complete',
       supportedVersions: [...STATELESS_VERSIONS],
-      capabilities: statelessCapabilities(this.deps.counts()),
+      capabilities: statelessCapabilities(this.deps.counts(), advertised),
       ttlMs: this.results.discoverHint.ttlMs,
       cacheScope: this.results.discoverHint.scope,
       _meta: this.results.meta(),

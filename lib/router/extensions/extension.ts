@@ -5,6 +5,7 @@ import type { CacheHint } from '../../metadata/cache-hint';
 import type { PipelineMember } from '../pipeline/pipeline-members';
 import type { VisibleItem } from '../visibility';
 
+
 /**
  * An MCP extension (protocol 2026-07-28 `capabilities.extensions`): an identifier, what the server
  * advertises under it, the methods it adds, and the resources it serves. The framework's own
@@ -62,8 +63,8 @@ export interface Extension {
 /** Who the settings are for: one `initialize` (session era) or one request (stateless era). */
 export interface Negotiation {
   readonly era: 'session' | 'stateless';
-  /** The negotiated (session era) or requested (stateless era) protocol version. */
-  readonly protocolVersion: string;
+  /** The negotiated (session era) or requested (stateless era) protocol version; `undefined` in-process (`server.handle`). */
+  readonly protocolVersion: string | undefined;
   /** What the client declared: at `initialize`, or in this request's `_meta` (the stateless era's discover may carry none). */
   readonly clientCapabilities: ClientCapabilities;
 }
@@ -99,6 +100,12 @@ export interface ExtensionHost {
   serveResources(resources: readonly ExtensionResource[]): void;
   /** Stops serving a resource added with `serveResources` (by URI or template text); announced as a change. */
   stopServingResource(uriOrTemplate: string): boolean;
+  /**
+   * One page of `items`, with the server's page size (`pageSize`) and its signed, opaque cursors:
+   * `list` names the cursor's namespace (a cursor of one list is refused by another, -32602).
+   * `cursor` is the request's, as sent.
+   */
+  page<T>(list: string, items: readonly T[], cursor: unknown): { readonly items: readonly T[]; readonly nextCursor?: string };
   /** Tells every client, in every era and on every replica, that the resource list changed (when the lister's answer changed). */
   resourcesChanged(): void;
   /** Whether the server's `visible` rule lets `principal` know `item`: hidden means unknown, everywhere. */
@@ -106,6 +113,9 @@ export interface ExtensionHost {
   /** An instance of `cls` from the server's container (or its `resolve` option): the extension's services, DI-wired. */
   resolve<T>(cls: new (...args: never[]) => T): T;
 }
+
+/** A template's variables as matched: a string, or a list for an exploded variable; `{}` for a fixed URI. */
+export type TemplateVariables = Readonly<Record<string, string | readonly string[]>>;
 
 /** A resource (a fixed URI or an RFC 6570 template) an extension serves. */
 export type ExtensionResource = FixedExtensionResource | TemplateExtensionResource;
@@ -123,7 +133,7 @@ interface ExtensionResourceBase {
    * bytes, `ResourceContent.text/blob`, contents objects); `undefined` when nothing is served there
    * (the client gets "resource not found").
    */
-  read(uri: string, variables: Readonly<Record<string, string>>, ctx: Context): Promise<unknown>;
+  read(uri: string, variables: TemplateVariables, ctx: Context): Promise<unknown>;
 }
 
 export interface FixedExtensionResource extends ExtensionResourceBase {
@@ -139,5 +149,5 @@ export interface TemplateExtensionResource extends ExtensionResourceBase {
    * hides, for one): when `false`, the URI is unknown to that caller for every method (read,
    * subscribe, list), as a hidden item is.
    */
-  knows?(uri: string, variables: Readonly<Record<string, string>>, principal: unknown): boolean;
+  knows?(uri: string, variables: TemplateVariables, principal: unknown): boolean;
 }

@@ -52,10 +52,10 @@ function invokerOf(tool: ToolDefinition): TargetSteps['invoke'] {
   const { requires, invoke } = tool;
   const startsTask = tool.taskSupport !== 'forbidden' && tool.taskStart === 'at-once';
   if (requires.length === 0 && !startsTask) return invoke;
-  return async (input: unknown, ctx: Context) => {
+  return async (input: unknown, ctx: Context, target: string) => {
     ctx.requireCapabilities(requires);
     if (startsTask) await ctx.runAsTask();
-    return invoke(input, ctx);
+    return invoke(input, ctx, target);
   };
 }
 

@@ -8,9 +8,10 @@ import type { Constructor } from '../../metadata/metadata-store';
  * - `list`: `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`;
  * - `completion`: `completion/complete`;
  * - `subscription`: `resources/subscribe`, `resources/unsubscribe`, `subscriptions/listen`;
- * - `protocol`: `ping`, `logging/setLevel`, `server/discover`.
+ * - `protocol`: `ping`, `logging/setLevel`, `server/discover`, the tasks methods;
+ * - `extension`: a method an extension adds (`skills/list`, a user's own).
  */
-export type OperationKind = 'tool' | 'prompt' | 'resource' | 'list' | 'completion' | 'subscription' | 'protocol';
+export type OperationKind = 'tool' | 'prompt' | 'resource' | 'list' | 'completion' | 'subscription' | 'protocol' | 'extension';
 
 /** Where a target is served: what `getClass()` and `getHandler()` give. */
 export interface ServedBy {

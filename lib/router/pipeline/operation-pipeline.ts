@@ -17,8 +17,8 @@ export interface TargetSteps extends ServedBy {
   readonly label: string;
   /** The argument pipe; absent when the handler takes the arguments as sent. */
   readonly pipe?: ArgumentPipe;
-  /** Calls the user's method. */
-  readonly invoke: (input: unknown, ctx: Context) => Promise<unknown>;
+  /** Calls the user's method; `target` is the tool or prompt name, or the resource URI. */
+  readonly invoke: (input: unknown, ctx: Context, target: string) => Promise<unknown>;
   /** The result mapper: what the handler (or an interceptor) returned -> the MCP result. */
   readonly map: (value: unknown, target: string) => JsonObject | Promise<JsonObject>;
   readonly policy: TargetErrorPolicy;
@@ -58,8 +58,8 @@ export class TargetPipeline {
       }
       try {
         const value = call && this.interceptors.length > 0
-          ? await intercept(this.interceptors, call, () => steps.invoke(input, ctx))
-          : await steps.invoke(input, ctx);
+          ? await intercept(this.interceptors, call, () => steps.invoke(input, ctx, target))
+          : await steps.invoke(input, ctx, target);
         // Mapping is part of the invocation's outcome: a value no result can carry fails as the handler would.
         const mapped = steps.map(value, target);
         return mapped instanceof Promise ? await mapped : mapped;

@@ -1,5 +1,5 @@
 import type { Diagnostics } from '../../core/diagnostics';
-import type { PipelineMembersRecord } from '../../metadata/pipeline-options';
+import { isGuardRef, isInterceptorRef, type PipelineMembersRecord } from '../../metadata/pipeline-options';
 import { ScopeGuard } from './built-ins/scope.guard';
 import type { OperationKind } from './execution-context';
 import { MethodPipeline, TargetPipeline, type TargetSteps } from './operation-pipeline';
@@ -35,6 +35,23 @@ export class Pipelines {
       const guards = [...(scopes.length > 0 ? [new ScopeGuard(...scopes)] : []), ...this.members.guardsFor(definition.pipeline)];
       pipeline = new TargetPipeline(compile(definition), guards, this.members.interceptorsFor(definition.pipeline), this.diagnostics);
       this.targets.set(definition, pipeline);
+    }
+    return pipeline;
+  }
+
+  /**
+   * The pipeline of an extension's method: the scopes it declares first (as a target's), then the
+   * server's guards and its own (`use`), then the server's interceptors and its own.
+   */
+  extension(method: string, own: { readonly use?: readonly unknown[]; readonly scopes?: readonly string[] }): MethodPipeline {
+    let pipeline = this.methods.get(method);
+    if (!pipeline) {
+      const use = own.use ?? [];
+      const record: PipelineMembersRecord = { guards: use.filter(isGuardRef), interceptors: use.filter(isInterceptorRef) };
+      const scopes = own.scopes ?? [];
+      const guards = [...(scopes.length > 0 ? [new ScopeGuard(...scopes)] : []), ...this.members.guardsFor(record)];
+      pipeline = new MethodPipeline('extension', method, guards, this.members.interceptorsFor(record));
+      this.methods.set(method, pipeline);
     }
     return pipeline;
   }

@@ -1,0 +1,82 @@
+import type { Diagnostics } from '../../core/diagnostics';
+import { definedOnly } from '../../core/defined-only';
+import { DefinitionError } from '../../core/errors';
+import type { WireResource, WireResourceTemplate } from '../../core/wire.types';
+import type { FixedResourceDefinition, ResourceDefinition, TemplateResourceDefinition } from '../../definitions/definitions';
+import type { Constructor } from '../../metadata/metadata-store';
+import { parseUriTemplate } from '../../uri-template/uri-template';
+import type { Paginator } from '../pagination';
+import type { Registry } from '../registry';
+import type { VisibilityResolver } from '../visibility';
+import type { Extension, ExtensionHost, ExtensionResource, TemplateVariables } from './extension';
+
+/** What a host is made from: the server's parts an extension may use. */
+export interface ExtensionHostParts {
+  readonly registry: Registry;
+  readonly visibility: VisibilityResolver;
+  readonly paginator: Paginator;
+  readonly diagnostics: Diagnostics;
+  readonly resolve: (cls: Constructor) => object;
+}
+
+const NO_MEMBERS = Object.freeze({ guards: Object.freeze([]), interceptors: Object.freeze([]) });
+const NO_COMPLETERS = new Map();
+const NO_SCOPES: readonly string[] = Object.freeze([]);
+
+/** The host one extension's `setup` is given: the server's registry, visibility rule, paginator and container, named for it. */
+export function extensionHost(extension: Extension, parts: ExtensionHostParts): ExtensionHost {
+  const { registry, visibility, paginator, diagnostics, resolve } = parts;
+  /** The class a guard sees as `getClass()` for the extension's resources. */
+  const owner = (extension.constructor === Object ? ExtensionResourceOwner : extension.constructor) as Constructor;
+  return {
+    diagnostics,
+    serveResources(resources) {
+      registry.add({ tools: [], prompts: [], resources: definitionsOf(extension.id, owner, resources) });
+    },
+    stopServingResource: (uriOrTemplate) => registry.removeResource(uriOrTemplate),
+    resourcesChanged: () => registry.resourcesChanged(),
+    isVisible: (item, principal) => visibility.allows(item, principal),
+    page: (list, items, cursor) => paginator.page(`${extension.id}:${list}`, items, cursor),
+    resolve: <T>(cls: new (...args: never[]) => T) => resolve(cls as unknown as Constructor) as T,
+  };
+}
+
+/** What `getClass()` names for a resource of an extension written as a plain object. */
+class ExtensionResourceOwner {
+  read(): void {}
+}
+
+/** Definitions for the resources an extension serves; every problem at once. */
+function definitionsOf(id: string, owner: Constructor, resources: readonly ExtensionResource[]): ResourceDefinition[] {
+  const problems: string[] = [];
+  const definitions: ResourceDefinition[] = [];
+  for (const resource of resources) {
+    const where = 'uriTemplate' in resource ? resource.uriTemplate : resource.uri;
+    const label = `extension ${id}: resource ${String(where)}`;
+    if (typeof resource.read !== 'function') problems.push(`${label}: "read" must be a function`);
+    if (typeof resource.name !== 'string' || resource.name.length === 0) problems.push(`${label}: "name" must be a non-empty string`);
+    const served = { label, owner, member: 'read', pipeline: NO_MEMBERS, scopes: NO_SCOPES, cache: resource.cache, mimeType: resource.mimeType };
+    const invoke = (variables: unknown, ctx: Parameters<ExtensionResource['read']>[2], target?: string) => resource.read(target ?? '', (variables ?? {}) as TemplateVariables, ctx);
+    const wire = { name: resource.name, title: resource.title, description: resource.description, mimeType: resource.mimeType };
+    if ('uriTemplate' in resource) {
+      try {
+        const uriTemplate = parseUriTemplate(resource.uriTemplate);
+        const { list, knows } = resource;
+        const definition: TemplateResourceDefinition = {
+          kind: 'template', ...served, uriTemplate, invoke, completers: NO_COMPLETERS,
+          descriptor: definedOnly<WireResourceTemplate>({ uriTemplate: resource.uriTemplate, ...wire }),
+          lister: list && ((ctx) => list.call(resource, ctx)),
+          knows: knows && ((uri, params, principal) => knows.call(resource, uri, params, principal)),
+        };
+        definitions.push(definition);
+      } catch (error) {
+        problems.push(`${label}: ${(error as Error).message}`);
+      }
+    } else {
+      const definition: FixedResourceDefinition = { kind: 'resource', ...served, uri: resource.uri, invoke, descriptor: definedOnly<WireResource>({ uri: resource.uri, ...wire }) };
+      definitions.push(definition);
+    }
+  }
+  if (problems.length > 0) throw new DefinitionError(problems);
+  return definitions;
+}

@@ -1,0 +1,161 @@
+import type { Context } from '../../context/context';
+import { ErrorCode } from '../../core/error-codes';
+import { DefinitionError, ProtocolError } from '../../core/errors';
+import { Method } from '../../core/methods';
+import type { ClientCapabilities, JsonObject } from '../../core/wire.types';
+import type { CacheHint } from '../../metadata/cache-hint';
+import type { Constructor } from '../../metadata/metadata-store';
+import { describeMemberRef, isGuardRef, isInterceptorRef } from '../../metadata/pipeline-options';
+import type { MethodHandler } from '../handlers/method-handler';
+import type { Pipelines } from '../pipeline/pipelines';
+import type { Extension, ExtensionHost, ExtensionMethod, Negotiation } from './extension';
+
+/** Methods the protocol serves itself (both eras, and the tasks extension): no extension may take one. */
+const RESERVED: ReadonlySet<string> = new Set<string>([
+  ...Object.values(Method),
+  'server/discover', 'subscriptions/listen',
+  'tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/result', 'tasks/list',
+]);
+
+/** `vendor-prefix/name`: a reverse-DNS prefix, one slash, a name (the extensions framework's form). */
+const EXTENSION_ID = /^[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A request method name: segments of letters, digits, `_` and `-`, separated by `/`. */
+const METHOD_NAME = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
+
+/** The error for a request whose client did not declare an extension that requires it: -32021, naming it. */
+export function extensionNotDeclared(id: string): ProtocolError {
+  return new ProtocolError(ErrorCode.MissingRequiredClientCapability, `Missing required client capabilities: extensions.${id}`, {
+    requiredCapabilities: { extensions: { [id]: {} } },
+  });
+}
+
+/** Whether `capabilities` declares the extension `id` (`capabilities.extensions[id]`). */
+export function declaresExtension(capabilities: ClientCapabilities | JsonObject | undefined, id: string): boolean {
+  const extensions = (capabilities as JsonObject | undefined)?.extensions;
+  return typeof extensions === 'object' && extensions !== null && !Array.isArray(extensions) && Object.hasOwn(extensions, id);
+}
+
+function noHost(extension: Extension): never {
+  throw new Error(`extension ${extension.id}: no host to set it up with`);
+}
+
+/** Who a request's context negotiated with: its era, its version, what its client declared. */
+function negotiationOf(ctx: Context): Negotiation {
+  return { era: ctx.era ?? 'session', protocolVersion: ctx.protocolVersion, clientCapabilities: ctx.clientCapabilities };
+}
+
+/**
+ * The extensions one server serves, checked once at construction (every problem at once, as a
+ * `DefinitionError`): identifiers, method names (none the protocol or another extension serves),
+ * pipeline members. It answers what the protocol layer asks (what to advertise to a client, a
+ * method's caching hint) and gives the router its methods' handlers.
+ */
+export class ExtensionSet {
+  private readonly extensions: readonly Extension[];
+  private readonly methods = new Map<string, { readonly extension: Extension; readonly method: ExtensionMethod }>();
+  private setupDone = false;
+  private setupRun?: Promise<void>;
+
+  /** `hostOf` makes the host each extension's `setup` is given. */
+  constructor(extensions: readonly Extension[] = [], private readonly hostOf: (extension: Extension) => ExtensionHost = noHost) {
+    const problems: string[] = [];
+    const ids = new Set<string>();
+    for (const extension of extensions) problems.push(...this.check(extension, ids));
+    if (problems.length > 0) throw new DefinitionError(problems);
+    this.extensions = Object.freeze([...extensions]);
+    this.setupDone = !this.extensions.some((extension) => extension.setup);
+  }
+
+  get size(): number {
+    return this.extensions.length;
+  }
+
+  /** The guard and interceptor classes the methods name: the server checks their wiring at start-up, as for `server.use`. */
+  memberClasses(): Constructor[] {
+    return [...this.methods.values()].flatMap(({ method }) => (method.use as readonly unknown[] | undefined ?? []).filter((member): member is Constructor => typeof member === 'function'));
+  }
+
+  /** What goes under `capabilities.extensions` for `negotiation`; `undefined` when nothing is advertised. */
+  advertised(negotiation: Negotiation): JsonObject | undefined {
+    let advertised: JsonObject | undefined;
+    for (const extension of this.extensions) {
+      const settings = extension.settings ? extension.settings(negotiation) : {};
+      if (settings !== undefined) (advertised ??= {})[extension.id] = settings;
+    }
+    return advertised;
+  }
+
+  /** The caching hint an extension method's stateless results carry, if it declares one. */
+  cacheHint(method: string): CacheHint | undefined {
+    return this.methods.get(method)?.method.cache;
+  }
+
+  /** The router's table entries for every extension method: each through its own pipeline. */
+  handlers(pipelines: Pipelines): [string, MethodHandler][] {
+    return [...this.methods].map(([name, { extension, method }]) => [name, this.handler(pipelines, name, extension, method)]);
+  }
+
+  /**
+   * Runs every extension's `setup` once, in order, with its host; the extensions' methods run it
+   * first when nothing has (a request may reach a mounted handler before its server started). A
+   * failure rejects, and the next call tries again.
+   */
+  setup(): Promise<void> {
+    if (this.setupDone) return Promise.resolve();
+    return (this.setupRun ??= (async () => {
+      try {
+        for (const extension of this.extensions) await extension.setup?.(this.hostOf(extension));
+        this.setupDone = true;
+      } catch (error) {
+        this.setupRun = undefined;
+        throw error;
+      }
+    })());
+  }
+
+  async close(): Promise<void> {
+    for (const extension of this.extensions) await extension.close?.();
+  }
+
+  private handler(pipelines: Pipelines, name: string, extension: Extension, method: ExtensionMethod): MethodHandler {
+    const perform = (params: JsonObject, ctx: Context) => method.handle(params, ctx);
+    return async (params, ctx) => {
+      if (!this.setupDone) await this.setup();
+      // Not advertised to this client: its methods are not served to it either.
+      if (extension.settings && extension.settings(negotiationOf(ctx)) === undefined) throw ProtocolError.methodNotFound(name);
+      if (extension.clientMustDeclare && !declaresExtension(ctx.clientCapabilities, extension.id)) throw extensionNotDeclared(extension.id);
+      const result = await pipelines.extension(name, method).run(params, ctx, perform);
+      if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+        throw new Error(`extension ${extension.id}: ${name} returned ${result === null ? 'null' : typeof result}, not a result object`);
+      }
+      return result;
+    };
+  }
+
+  private check(extension: Extension, ids: Set<string>): string[] {
+    const label = `extension ${typeof extension?.id === 'string' ? extension.id : '(no id)'}`;
+    if (typeof extension !== 'object' || extension === null) return [`extensions: ${String(extension)} is not an extension object`];
+    const problems: string[] = [];
+    if (typeof extension.id !== 'string' || !EXTENSION_ID.test(extension.id)) {
+      problems.push(`${label}: "id" must be "vendor-prefix/name" (e.g. "com.example/audit")`);
+    } else if (ids.has(extension.id)) {
+      problems.push(`${label}: declared twice`);
+    }
+    ids.add(extension.id);
+    for (const [name, method] of Object.entries(extension.methods ?? {})) {
+      const where = `${label}: method "${name}"`;
+      if (!METHOD_NAME.test(name) || name.startsWith('notifications/')) problems.push(`${where}: not a request method name`);
+      else if (RESERVED.has(name)) problems.push(`${where}: the protocol serves it already`);
+      else if (this.methods.has(name)) problems.push(`${where}: extension ${this.methods.get(name)!.extension.id} serves it already`);
+      if (typeof method?.handle !== 'function') problems.push(`${where}: "handle" must be a function`);
+      for (const member of method?.use ?? []) {
+        if (!isGuardRef(member) && !isInterceptorRef(member)) problems.push(`${where}: "use" takes guards and interceptors; got ${describeMemberRef(member)}`);
+      }
+      if (method?.scopes !== undefined && (!Array.isArray(method.scopes) || !method.scopes.every((scope) => typeof scope === 'string' && scope.length > 0))) {
+        problems.push(`${where}: "scopes" must be an array of scope names`);
+      }
+      if (!this.methods.has(name)) this.methods.set(name, { extension, method });
+    }
+    return problems;
+  }
+}

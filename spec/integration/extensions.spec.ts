@@ -1,0 +1,168 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { z } from 'zod';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { injectable } from 'tsyringe';
+import {
+  DefinitionError, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type HttpListener,
+} from '../../lib';
+import { connectHttp, connectInMemory } from './support/sdk-clients';
+import { call, meta } from './support/stateless-client';
+
+const AUDIT = 'com.example/audit';
+const STRICT = 'com.example/strict';
+const ANY_RESULT = z.object({}).passthrough();
+
+class Tools {
+  @Tool({ description: 'Echo' })
+  echo() { return 'ok'; }
+}
+
+/** A service the guard is built with: guards named as classes come from the server's container. */
+@injectable()
+class AuditPolicy {
+  readonly allowed = new Set(['auditor']);
+}
+
+/** Lets a call through only when the request's `_meta.role` is one the policy allows. */
+@injectable()
+class AuditorGuard {
+  constructor(private readonly policy: AuditPolicy) {}
+  canActivate({ context, method }: ExecutionContext): boolean {
+    seenByGuard.push(method);
+    return this.policy.allowed.has(String(context.meta?.role));
+  }
+}
+
+let seenByGuard: string[] = [];
+
+function auditExtension(log: string[]): Extension {
+  return {
+    id: AUDIT,
+    settings: (negotiation) => ({ retentionDays: 30, era: negotiation.era }),
+    methods: {
+      'audit/recent': {
+        use: [AuditorGuard],
+        cache: { ttlMs: 5_000, scope: 'private' },
+        handle: async (params, ctx) => {
+          log.push(`recent ${ctx.era}`);
+          if (params.limit !== undefined && typeof params.limit !== 'number') throw ProtocolError.invalidParams('"limit" must be a number');
+          return { entries: ['one', 'two'].slice(0, (params.limit as number | undefined) ?? 2) };
+        },
+      },
+    },
+  };
+}
+
+/** Served only to clients that declare it, and only in the stateless era. */
+const strictExtension: Extension = {
+  id: STRICT,
+  clientMustDeclare: true,
+  settings: (negotiation) => (negotiation.era === 'stateless' ? {} : undefined),
+  methods: { 'strict/ping': { handle: async () => ({ pong: true }) } },
+};
+
+describe('extensions: a user-defined extension through the official client, in both eras', () => {
+  let server: PhantomServer;
+  let listener: HttpListener;
+  let log: string[];
+
+  beforeEach(async () => {
+    log = [];
+    seenByGuard = [];
+    server = new PhantomServer({
+      name: 'ext', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS, extensions: [auditExtension(log), strictExtension],
+    });
+    listener = await server.listen({ port: 0 });
+  });
+
+  afterEach(async () => {
+    await listener.close();
+    await server.close();
+  });
+
+  describe('the session era (official SDK v1 client)', () => {
+    let client: Client;
+    afterEach(async () => client?.close());
+
+    it('advertises each extension under capabilities.extensions at initialize, with the settings for this negotiation', async () => {
+      ({ client } = await connectHttp(`${listener.url}`));
+      const capabilities = client.getServerCapabilities() as Record<string, any>;
+      expect(capabilities.extensions).to.deep.equal({ [AUDIT]: { retentionDays: 30, era: 'session' } });
+    });
+
+    it('serves the extension method through its guard (built from the container), and refuses when the guard says no', async () => {
+      client = await connectInMemory(server);
+      const allowed = await client.request({ method: 'audit/recent', params: { limit: 1, _meta: { role: 'auditor' } } } as never, ANY_RESULT);
+      expect(allowed).to.deep.equal({ entries: ['one'] });
+      expect(log).to.deep.equal(['recent session']);
+      const refused = await client.request({ method: 'audit/recent', params: {} } as never, ANY_RESULT).then(() => undefined, (error) => error);
+      expect(refused?.code).to.equal(-32003);
+      expect(seenByGuard).to.deep.equal(['audit/recent', 'audit/recent']);
+      expect(log).to.have.length(1);
+    });
+
+    it('answers invalid params from the handler as -32602 and goes on serving', async () => {
+      client = await connectInMemory(server);
+      const error = await client.request({ method: 'audit/recent', params: { limit: 'x', _meta: { role: 'auditor' } } } as never, ANY_RESULT).then(() => undefined, (e) => e);
+      expect(error?.code).to.equal(-32602);
+      expect(await client.callTool({ name: 'echo', arguments: {} })).to.have.nested.property('content[0].text', 'ok');
+    });
+
+    it('does not serve an extension that advertises nothing to this client: method not found', async () => {
+      client = await connectInMemory(server);
+      const error = await client.request({ method: 'strict/ping', params: {} } as never, ANY_RESULT).then(() => undefined, (e) => e);
+      expect(error?.code).to.equal(-32601);
+    });
+  });
+
+  describe('the stateless era (2026-07-28)', () => {
+    it('advertises the extensions in server/discover', async () => {
+      const reply = await call(listener.url, 'server/discover', { _meta: meta() });
+      expect(reply.body.result.capabilities.extensions).to.deep.equal({ [AUDIT]: { retentionDays: 30, era: 'stateless' }, [STRICT]: {} });
+    });
+
+    it('serves the method with resultType, the server _meta and the caching hint', async () => {
+      const reply = await call(listener.url, 'audit/recent', { _meta: { ...meta(), role: 'auditor' } });
+      expect(reply.status).to.equal(200);
+      expect(reply.body.result).to.include({ resultType: 'complete', ttlMs: 5_000, cacheScope: 'private' });
+      expect(reply.body.result.entries).to.deep.equal(['one', 'two']);
+      expect(reply.body.result._meta).to.have.property('io.modelcontextprotocol/serverInfo');
+      expect(log).to.deep.equal(['recent stateless']);
+    });
+
+    it('refuses a guard-refused call as the pipeline refuses any other', async () => {
+      const reply = await call(listener.url, 'audit/recent', { _meta: meta() });
+      expect(reply.body.error.code).to.equal(-32003);
+      expect(log).to.deep.equal([]);
+    });
+
+    it('refuses the method of an extension the request must declare and did not (-32021, naming it), and serves it once declared', async () => {
+      const missing = await call(listener.url, 'strict/ping', { _meta: meta() });
+      expect(missing.body.error.code).to.equal(-32021);
+      expect(missing.body.error.data).to.deep.equal({ requiredCapabilities: { extensions: { [STRICT]: {} } } });
+      const declared = await call(listener.url, 'strict/ping', { _meta: meta({ extensions: { [STRICT]: {} } }) });
+      expect(declared.body.result).to.include({ pong: true, resultType: 'complete' });
+    });
+  });
+});
+
+describe('extensions: wiring checked at construction, every problem at once', () => {
+  it('refuses a bad id, a method the protocol serves, one two extensions claim, and a member that is neither guard nor interceptor', () => {
+    const handle = async () => ({});
+    const build = () => new PhantomServer({
+      name: 'bad', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS,
+      extensions: [
+        { id: 'no-slash', methods: { 'tools/call': { handle } } },
+        { id: 'com.example/a', methods: { 'shared/method': { handle } } },
+        { id: 'com.example/b', methods: { 'shared/method': { handle, use: [{ notAGuard: true } as never] } } },
+      ],
+    });
+    expect(build).to.throw(DefinitionError).that.satisfies((error: DefinitionError) => {
+      expect(error.problems).to.have.length(4);
+      expect(error.problems.join('\n')).to.include('"vendor-prefix/name"').and.include('"tools/call": the protocol serves it already')
+        .and.include('extension com.example/a serves it already').and.include('takes guards and interceptors');
+      return true;
+    });
+  });
+});
