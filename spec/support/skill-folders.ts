@@ -46,6 +46,7 @@ export function recordingHost(visible: (item: VisibleItem, principal: unknown) =
       host.changes += 1;
     },
     isVisible: visible,
+    page: (_list, items) => ({ items }),
     resolve: (cls) => new cls(),
   };
   return host;
