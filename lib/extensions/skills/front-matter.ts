@@ -17,9 +17,9 @@ const MAX_ALIASES = 50;
  */
 export function parseFrontMatter(markdown: string): FrontMatterResult {
   const text = markdown.charCodeAt(0) === 0xfeff ? markdown.slice(1) : markdown;
-  const lines = text.split('\n');
-  if (lines[0].replace(/\r$/, '') !== DELIMITER) return { problem: 'SKILL.md must begin with YAML front matter (a first line "---")' };
-  const end = lines.findIndex((line, index) => index > 0 && line.replace(/[\r \t]+$/, '') === DELIMITER);
+  const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  if (lines[0] !== DELIMITER) return { problem: 'SKILL.md must begin with YAML front matter (a first line "---")' };
+  const end = lines.findIndex((line, index) => index > 0 && line.replace(/[ \t]+$/, '') === DELIMITER);
   if (end < 0) return { problem: 'SKILL.md front matter has no closing "---" line' };
   let value: unknown;
   try {
