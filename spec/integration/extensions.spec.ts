@@ -8,6 +8,7 @@ import {
 } from '../../lib';
 import { connectHttp, connectInMemory } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
+import { connectV2, type V2Era } from './support/sdk-v2-clients';
 
 const AUDIT = 'com.example/audit';
 const STRICT = 'com.example/strict';
@@ -144,6 +145,28 @@ describe('extensions: a user-defined extension through the official client, in b
       const declared = await call(listener.url, 'strict/ping', { _meta: meta({ extensions: { [STRICT]: {} } }) });
       expect(declared.body.result).to.include({ pong: true, resultType: 'complete' });
     });
+  });
+
+  describe('the official SDK v2 client, in either era', () => {
+    for (const era of ['stateless', 'session'] as V2Era[]) {
+      it(`negotiates the extension and calls its method through the guard (${era})`, async () => {
+        const client = await connectV2(listener.url, era);
+        try {
+          const extensions = (client.getServerCapabilities() as Record<string, any>).extensions;
+          expect(extensions[AUDIT]).to.deep.equal({ retentionDays: 30, era });
+          const result = await client.request({ method: 'audit/recent', params: { limit: 1, _meta: { role: 'auditor' } } } as never, ANY_RESULT as never) as Record<string, unknown>;
+          expect(result.entries).to.deep.equal(['one']);
+          const refused = await client.request({ method: 'audit/recent', params: {} } as never, ANY_RESULT as never).then(() => undefined, (error) => error);
+          // The stateless era answers a guard's refusal with HTTP 403, whose JSON-RPC body the v2 client
+          // hands over as the error's text (it reads bodies in-band only on 400).
+          if (era === 'session') expect(refused?.code).to.equal(-32003);
+          else expect(refused?.data).to.include({ status: 403 }).and.satisfy((data: { text: string }) => JSON.parse(data.text).error.code === -32003);
+          expect(log).to.deep.equal([`recent ${era}`]);
+        } finally {
+          await client.close();
+        }
+      });
+    }
   });
 });
 
