@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { injectable } from 'tsyringe';
 import {
-  DefinitionError, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type HttpListener,
+  Context, DefinitionError, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type HttpListener,
 } from '../../lib';
 import { connectHttp, connectInMemory } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
@@ -167,6 +167,29 @@ describe('extensions: a user-defined extension through the official client, in b
         }
       });
     }
+  });
+});
+
+describe('extensions: scopes on a method, checked before any guard', () => {
+  const token = (scopes: string[]) => ({ subject: 'u1', issuer: 'https://as.example', scopes, audience: ['mcp'], claims: {} });
+  let guardRan = 0;
+  const server = new PhantomServer({
+    name: 'scoped', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS,
+    extensions: [{
+      id: 'com.example/scoped',
+      methods: { 'scoped/read': { scopes: ['audit:read'], use: [{ canActivate: () => { guardRan += 1; return true; } }], handle: async () => ({ ok: true }) } },
+    }],
+  });
+  after(() => server.close());
+
+  it('refuses a caller lacking the scopes with InsufficientScopeError naming them, before the guard runs', async () => {
+    const refused = await server.handle('scoped/read', {}, new Context({ principal: token(['notes:read']) }));
+    expect(refused).to.have.nested.property('error.code', -32003);
+    expect((refused as { error: { data: unknown } }).error.data).to.deep.include({ requiredScopes: ['audit:read'], missingScopes: ['audit:read'] });
+    expect(guardRan).to.equal(0);
+    const served = await server.handle('scoped/read', {}, new Context({ principal: token(['audit:read']) }));
+    expect(served).to.deep.equal({ result: { ok: true } });
+    expect(guardRan).to.equal(1);
   });
 });
 
