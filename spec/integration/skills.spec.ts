@@ -9,6 +9,7 @@ import { skillMd, skillsFolder } from '../support/skill-folders';
 import { openSse } from './support/raw-http';
 import { connectHttp, connectHttpListening } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
+import { connectV2, type V2Era } from './support/sdk-v2-clients';
 
 const SKILLS = 'io.modelcontextprotocol/skills';
 const ANY_RESULT = z.object({}).passthrough();
@@ -151,6 +152,33 @@ describe('skills: the Skills extension through the official client, in both eras
       const { skills: listed } = await request('skills/list', {}) as { skills: { uri: string }[] };
       expect(listed.map((skill) => skill.uri)).to.include('skill://release-notes/SKILL.md');
     });
+  });
+
+  describe('the official SDK v2 client, in either era', () => {
+    for (const era of ['stateless', 'session'] as V2Era[]) {
+      it(`negotiates the extension, lists, gets and reads skills, and refuses hidden skills and traversal (${era})`, async () => {
+        const client = await connectV2(listener.url, era);
+        const request = (method: string, params: Record<string, unknown>) => client.request({ method, params } as never, ANY_RESULT as never) as Promise<Record<string, any>>;
+        const failed = (promise: Promise<unknown>) => promise.then(() => undefined, (error) => error);
+        try {
+          expect((client.getServerCapabilities() as Record<string, any>).extensions[SKILLS]).to.deep.equal({ directoryRead: true });
+          const listed = await request('skills/list', {});
+          expect(listed.skills.map((skill: { uri: string }) => skill.uri)).to.deep.equal(['skill://daily-report/SKILL.md', 'skill://pdf-processing/SKILL.md', 'skill://scoped-skill/SKILL.md']);
+          const got = await request('skills/get', { uri: 'skill://pdf-processing/SKILL.md' });
+          expect(got.skill.resources[0]).to.deep.equal({ uri: 'skill://pdf-processing/SKILL.md', digest: sha256(PDF_MD), size: Buffer.byteLength(PDF_MD) });
+          const read = await client.readResource({ uri: 'skill://pdf-processing/SKILL.md' });
+          expect(read.contents).to.deep.equal([{ uri: 'skill://pdf-processing/SKILL.md', mimeType: 'text/markdown', text: PDF_MD }]);
+          expect((await failed(request('skills/get', { uri: 'skill://hidden-skill/SKILL.md' })))?.code).to.equal(-32602);
+          const hiddenRead = await failed(client.readResource({ uri: 'skill://hidden-skill/SKILL.md' }));
+          const traversal = await failed(client.readResource({ uri: 'skill://pdf-processing/../outside.md' }));
+          const unknown = await failed(client.readResource({ uri: 'skill://no-such-skill/SKILL.md' }));
+          expect(unknown?.code).to.be.oneOf([-32002, -32602]);
+          expect([hiddenRead?.code, traversal?.code]).to.deep.equal([unknown.code, unknown.code]);
+        } finally {
+          await client.close();
+        }
+      });
+    }
   });
 
   describe('the stateless era (2026-07-28)', () => {

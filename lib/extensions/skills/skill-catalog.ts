@@ -1,4 +1,4 @@
-import type { CatalogSkill, SkillEntry } from './skill-model';
+import type { CatalogSkill, SkillEntry, SkillFile, SkillResourceEntry } from './skill-model';
 
 /** What changed between two catalogs, by skill name. */
 export interface CatalogChanges {
@@ -60,11 +60,23 @@ function fingerprintOf(skill: CatalogSkill): string {
   return JSON.stringify([skill.origin, skill.scopes, content]);
 }
 
-/** The entry `skills/list` and `skills/get` give for `skill`, its resources named by `fileUri`. */
+/** Entries already built: a skill is immutable and named by one extension's URIs, so its entry never changes. */
+const ENTRIES = new WeakMap<CatalogSkill, SkillEntry>();
+
+/** The entry `skills/list` and `skills/get` give for `skill`, its resources named by `fileUri` (built once per skill). */
 export function entryOf(skill: CatalogSkill, fileUri: (name: string, path: string) => string): SkillEntry {
-  if (skill.content.kind === 'dynamic') return { uri: skill.uri, frontmatter: skill.frontmatter, resources: 'dynamic' };
-  const resources = [...skill.content.files.values()]
+  let entry = ENTRIES.get(skill);
+  if (entry === undefined) {
+    entry = skill.content.kind === 'dynamic'
+      ? { uri: skill.uri, frontmatter: skill.frontmatter, resources: 'dynamic' }
+      : { uri: skill.uri, frontmatter: skill.frontmatter, resources: manifestOf(skill, skill.content.files.values(), fileUri) };
+    ENTRIES.set(skill, entry);
+  }
+  return entry;
+}
+
+function manifestOf(skill: CatalogSkill, files: Iterable<SkillFile>, fileUri: (name: string, path: string) => string): SkillResourceEntry[] {
+  return [...files]
     .map((file) => ({ uri: fileUri(skill.name, file.path), digest: file.digest, size: file.size }))
     .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return { uri: skill.uri, frontmatter: skill.frontmatter, resources };
 }
