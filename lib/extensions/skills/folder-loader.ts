@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Dirent } from 'node:fs';
 import { frontMatterProblem, parseFrontMatter } from './front-matter';
 import { limitProblems } from './memory-skill';
-import { mimeTypeOf, utf8Text } from './mime-types';
+import { mimeTypeFor, utf8Text } from './mime-types';
 import type { CatalogSkill, SkillFile } from './skill-model';
 import { skillNameProblem } from './skill-name';
 import { digestOf, SkillTree } from './skill-tree';
@@ -85,7 +85,7 @@ async function loadSkillDirectory(name: string, root: string, settings: FolderLo
   for (const file of walked.files) {
     const bytes = await readFile(file.absolutePath);
     if (bytes.byteLength !== file.size) return fail([`${file.path}: changed while the skill was being loaded`]);
-    files.set(file.path, { path: file.path, size: file.size, digest: digestOf(bytes), mimeType: mimeTypeOf(file.path), source: { absolutePath: file.absolutePath } });
+    files.set(file.path, { path: file.path, size: file.size, digest: digestOf(bytes), mimeType: mimeTypeFor(file.path, bytes), source: { absolutePath: file.absolutePath } });
     if (file.path !== SKILL_MD) continue;
     const text = utf8Text(bytes);
     if (text === undefined) return fail([`${SKILL_MD} is not UTF-8 text`]);

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../core/wire.types';
-import { mimeTypeOf } from './mime-types';
+import { mimeTypeFor } from './mime-types';
 import type { SkillFile, SkillFiles } from './skill-model';
 import type { SkillLimits } from './skills-options';
 import { digestOf, SkillTree } from './skill-tree';
@@ -26,7 +26,7 @@ export function memoryFiles(
   const all = new Map<string, SkillFile>();
   const put = (path: string, content: string | Uint8Array): void => {
     const bytes = typeof content === 'string' ? ENCODER.encode(content) : content;
-    all.set(path, { path, size: bytes.byteLength, digest: digestOf(bytes), mimeType: mimeTypeOf(path), source: { bytes } });
+    all.set(path, { path, size: bytes.byteLength, digest: digestOf(bytes), mimeType: mimeTypeFor(path, bytes), source: { bytes } });
   };
   put(SKILL_MD, renderSkillMarkdown(frontmatter, body));
   for (const [path, content] of Object.entries(files)) {

@@ -52,6 +52,17 @@ export function mimeTypeOf(path: string): string {
   return dot > 0 ? (BY_EXTENSION[name.slice(dot + 1).toLowerCase()] ?? OCTETS) : OCTETS;
 }
 
+/**
+ * The media type of a file by its extension, else by its content: a file of unknown extension
+ * (`LICENSE`, `Makefile`) whose bytes are UTF-8 without NUL is `text/plain`, any other
+ * `application/octet-stream`. Decided once, when the file is loaded, so listings and reads agree.
+ */
+export function mimeTypeFor(path: string, bytes: Uint8Array): string {
+  const byName = mimeTypeOf(path);
+  if (byName !== OCTETS) return byName;
+  return !bytes.includes(0) && utf8Text(bytes) !== undefined ? 'text/plain' : OCTETS;
+}
+
 /** Whether content of this type is served as text (when its bytes are UTF-8) rather than as a blob. */
 export function isTextType(mimeType: string): boolean {
   return mimeType.startsWith('text/') || TEXT_TYPES.has(mimeType);

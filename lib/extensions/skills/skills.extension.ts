@@ -111,7 +111,8 @@ export class SkillsExtension implements Extension {
   /**
    * Serves a skill given as content (replacing one added earlier under the same name), announced
    * as a change of the resource list. A bad definition, or a name a folder or provider already
-   * serves, throws a `DefinitionError` and changes nothing.
+   * serves, throws a `DefinitionError` and changes nothing. The skill lives in this process: behind
+   * a load balancer, add it on every replica (folder skills are the same on each that reads the same folder).
    */
   add(definition: SkillDefinition): CatalogChanges {
     const skill = this.addedSkill(definition);

@@ -254,6 +254,13 @@ describe('SkillsExtension', () => {
       });
     });
 
+    it('types a file of unknown extension by its content: UTF-8 text as text/plain, else a blob', async () => {
+      folder.write({ 'git-workflow/LICENSE': 'MIT\n', 'git-workflow/data': Uint8Array.from([0, 1, 2]) });
+      const { template } = await started({ folder: folder.path });
+      expect(await template.read('skill://git-workflow/LICENSE', {}, new Context())).to.deep.equal({ uri: 'skill://git-workflow/LICENSE', mimeType: 'text/plain', text: 'MIT\n' });
+      expect(await template.read('skill://git-workflow/data', {}, new Context())).to.deep.equal({ uri: 'skill://git-workflow/data', mimeType: 'application/octet-stream', blob: 'AAEC' });
+    });
+
     it('serves nothing outside a skill root, nor at a non-canonical URI, nor a dot-file', async () => {
       folder.write({ 'outside.md': 'outside the skills' });
       const { template } = await started({ folder: folder.path });
