@@ -136,10 +136,12 @@ interface ExtensionResourceBase {
   read(uri: string, variables: TemplateVariables, ctx: Context): Promise<unknown>;
 }
 
+/** A resource at one fixed URI, listed in `resources/list`. */
 export interface FixedExtensionResource extends ExtensionResourceBase {
   readonly uri: string;
 }
 
+/** Resources matched by an RFC 6570 template, listed in `resources/templates/list` (and by `list`, in `resources/list`). */
 export interface TemplateExtensionResource extends ExtensionResourceBase {
   readonly uriTemplate: string;
   /** The concrete resources it stands for in `resources/list` (after the visibility rule's filter). */
