@@ -73,7 +73,7 @@ export class PhantomServer {
     const paginator = new Paginator(options.pageSize, this.keys.cursor);
     this.extensions = new ExtensionSet(options.extensions, (extension) => extensionHost(extension, {
       registry: this.registry, visibility: this.visibility, paginator, diagnostics: this.diagnostics, resolve: this.resolve,
-    }));
+    }), () => this.registry.counts);
     const memberProblems = this.instances.problems(this.extensions.memberClasses());
     if (memberProblems.length > 0) throw new DefinitionError(memberProblems);
     this.router = new Router({

@@ -212,3 +212,19 @@ describe('extensions: wiring checked at construction, every problem at once', ()
     });
   });
 });
+
+describe('extensions: what an extension requires, checked once every extension is set up', () => {
+  it('fails start() with a DefinitionError naming each capability the server does not serve', async () => {
+    const server = new PhantomServer({
+      name: 'needy', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS,
+      extensions: [{ id: 'com.example/needs', requires: ['resources', 'prompts', 'tools'] }],
+    });
+    const error = await server.start().then(() => undefined, (e) => e);
+    expect(error).to.be.instanceOf(DefinitionError);
+    expect(error.problems).to.deep.equal([
+      'extension com.example/needs: requires the resources capability, and the server serves no resources',
+      'extension com.example/needs: requires the prompts capability, and the server serves no prompts',
+    ]);
+    await server.close();
+  });
+});

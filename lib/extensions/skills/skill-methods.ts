@@ -60,6 +60,8 @@ export function skillMethods(lookup: SkillLookup, settings: SkillMethodSettings)
   };
   if (settings.directoryRead) {
     methods[SKILL_METHODS.directoryRead] = {
+      // A cacheable result in 2026-07-28, as resources/list is (the official client refuses one without ttlMs and cacheScope).
+      cache: settings.cache,
       handle: async (params, ctx) => {
         const uri = uriParam(params);
         const after = SkillCursor.decode(SKILL_METHODS.directoryRead, params.cursor);

@@ -26,7 +26,7 @@ export interface SkillsOptions {
   readonly pageSize?: number;
   /** Whether to serve `resources/directory/read` (and advertise `directoryRead: true`). Default `true`. */
   readonly directoryRead?: boolean;
-  /** The caching hint on `skills/list`, `skills/get` and skill reads (protocol 2026-07-28). Default `{ ttlMs: 0, scope: 'private' }`. */
+  /** The caching hint on `skills/list`, `skills/get`, `resources/directory/read` and skill reads (protocol 2026-07-28). Default `{ ttlMs: 0, scope: 'private' }`. */
   readonly cache?: CacheHint;
   /** The most files (`SKILL.md` included) a skill may have. Default 512, the extension's limit. */
   readonly maxFilesPerSkill?: number;

@@ -44,8 +44,9 @@ export interface Extension {
    */
   readonly clientMustDeclare?: boolean;
   /**
-   * Server capabilities the extension needs (a path such as `resources`): listed capabilities the
-   * server would not advertise fail start-up with a clear error. Skills needs `resources`.
+   * Server capabilities the extension needs: once every extension is set up, one the server would
+   * not advertise (it serves no resource, say) fails start-up with a `DefinitionError` naming it.
+   * Skills needs `resources` (it serves its files as resources, so it always has them).
    */
   readonly requires?: readonly ('tools' | 'prompts' | 'resources')[];
   /** The methods it adds, by JSON-RPC method name. A name the protocol or another extension serves fails start-up. */
