@@ -2,8 +2,7 @@ import type { HttpResponseLike } from './http-like.types';
 import { Cancellation } from '../../core/cancellation';
 import type { ErrorObject } from '../../core/error-mapper';
 import { failure, type JsonRpcBatchResponse, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
-import type { BatchWay } from '../../protocol/arrival';
-import type { AdmittedBatch } from '../../protocol/session-era/batch';
+import type { AdmittedBatch, InFlight } from '../../protocol/in-flight';
 import type { PostExchange } from './post-exchange';
 
 /** A request the HTTP handler is answering, as closing sees it. */
@@ -15,7 +14,7 @@ export interface HttpCall {
 }
 
 /** The way back the handler opened for a POSTed request: how its answer, or its lack of one, goes out. */
-export interface HttpWay extends BatchWay, HttpCall {
+export interface HttpWay extends InFlight, HttpCall {
   /** Sends the answer; `status` and `headers` (a challenge) apply while nothing has been streamed yet. */
   respond(response: JsonRpcResponse | JsonRpcBatchResponse, status: number, headers?: Readonly<Record<string, string>>): void;
   /** The request was cancelled: no answer, and the exchange ends. */

@@ -2,7 +2,7 @@ import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
 import type { RequestId, JsonRpcRequest } from '../../core/jsonrpc';
 import type { ErrorObject } from '../../core/error-mapper';
 import type { JsonObject } from '../../core/wire.types';
-import type { Arrival, CallKind } from '../../protocol/arrival';
+import type { Arrival, InFlightKind } from '../../protocol/arrival';
 import type { RequestMeta } from '../../protocol/stateless-era/request-meta';
 import { BatchCall, PostedCall, type HttpWay } from './http-calls';
 import { checkMirroredHeaders } from './mirrored-headers';
@@ -52,7 +52,7 @@ export class PostArrival implements Arrival {
     return checkMirroredHeaders(this.req, message, meta, toolInputSchema);
   }
 
-  open(kind: CallKind, sessionId: string | undefined, id: RequestId | null): HttpWay | undefined {
+  open(kind: InFlightKind, sessionId: string | undefined, id: RequestId | null): HttpWay | undefined {
     if (!this.host.accepting) return undefined;
     const way = kind === 'stateless' || kind === 'listen' ? new StatelessExchange(this.res, this.cors, id as RequestId, this.host.sseUnread) : this.sessionWay(kind, sessionId as string, id);
     this.listen = kind === 'listen';
@@ -66,7 +66,7 @@ export class PostArrival implements Arrival {
     if (this.way) this.host.untrack(this.way, this.listen);
   }
 
-  private sessionWay(kind: CallKind, sessionId: string, id: RequestId | null): HttpWay {
+  private sessionWay(kind: InFlightKind, sessionId: string, id: RequestId | null): HttpWay {
     const exchange = new PostExchange(this.res, sessionId, this.host, { ...this.cors, [this.sessionHeader]: sessionId });
     return kind === 'batch' ? new BatchCall(this.res, exchange) : new PostedCall(this.res, exchange, id as RequestId);
   }

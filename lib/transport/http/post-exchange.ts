@@ -1,5 +1,5 @@
 import type { HttpResponseLike } from './http-like.types';
-import type { Exchange } from '../../protocol/exchange';
+import type { Exchange } from '../../protocol/in-flight';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../core/jsonrpc';
 import { writeJson } from './http-replies';
 import { SSE_HEADERS } from './sse-framing';

@@ -1,6 +1,6 @@
 import type { HttpResponseLike } from './http-like.types';
 import { Cancellation } from '../../core/cancellation';
-import type { Exchange } from '../../protocol/exchange';
+import type { Exchange } from '../../protocol/in-flight';
 import type { ErrorObject } from '../../core/error-mapper';
 import { failure, type JsonRpcBatchResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
 import type { HttpWay } from './http-calls';

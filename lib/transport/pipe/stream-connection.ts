@@ -2,12 +2,11 @@ import { Cancellation } from '../../core/cancellation';
 import { failure, PARSE_ERROR, type JsonRpcBatchResponse, type JsonRpcMessage, type RequestId } from '../../core/jsonrpc';
 import type { ErrorObject } from '../../core/error-mapper';
 import { isServerClosing, DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
-import type { Arrival, BatchWay, CallKind } from '../../protocol/arrival';
+import type { Arrival, InFlightKind } from '../../protocol/arrival';
+import type { AdmittedBatch, Exchange, InFlight } from '../../protocol/in-flight';
 import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
 import type { Dispatcher } from '../../protocol/dispatcher';
-import type { Exchange } from '../../protocol/exchange';
 import { PipeBinding } from '../../protocol/pipe-binding';
-import type { AdmittedBatch } from '../../protocol/session-era/batch';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
 import { RunningCalls } from '../running-calls';
 
@@ -260,7 +259,7 @@ class PipeArrival implements Arrival {
     return !this.connection.refusing;
   }
 
-  open(kind: CallKind, _sessionId: string | undefined, id: RequestId | null): BatchWay | undefined {
+  open(kind: InFlightKind, _sessionId: string | undefined, id: RequestId | null): InFlight | undefined {
     if (this.connection.refusing) return undefined;
     const { exchange } = this.connection;
     this.listen = kind === 'listen';
@@ -299,7 +298,7 @@ interface PipeCall {
   giveUp(reason: Error, error: ErrorObject): JsonRpcMessage | JsonRpcBatchResponse;
 }
 
-class PipeRequest implements PipeCall, BatchWay {
+class PipeRequest implements PipeCall, InFlight {
   readonly cancellation = new Cancellation();
   private givenUp = false;
 
@@ -320,7 +319,7 @@ class PipeRequest implements PipeCall, BatchWay {
   }
 }
 
-class PipeBatch implements PipeCall, BatchWay {
+class PipeBatch implements PipeCall, InFlight {
   /** Not cancelled by anything: each request of the batch has its own, which closing cancels. */
   readonly cancellation = new Cancellation();
   private batch?: AdmittedBatch;
