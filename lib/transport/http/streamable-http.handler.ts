@@ -2,11 +2,11 @@ import { bearerChallenge } from '../../auth/bearer-challenge';
 import type { Dispatcher } from '../../protocol/dispatcher';
 import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
 import { parseJson, PARSE_ERROR } from '../../core/jsonrpc';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../../core/shutdown';
 import { StoreUnavailableError } from '../../core/errors';
 import { WarningThrottle } from '../../core/diagnostics';
-import { RunningCalls } from '../running-calls';
-import type { HttpCall, HttpWay } from './http-calls';
+import { Drain } from '../drain';
+import type { HttpWay } from './http-calls';
 import type { SessionState } from '../../protocol/seams/session-state';
 import { readBody, type BodyLimits, type BodyRequest } from './body-reader';
 import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
@@ -61,9 +61,8 @@ export class StreamableHttpHandler implements PostHost {
   private readonly bodyLimits: BodyLimits;
   /** What an SSE connection may leave unread (`maxSseBufferBytes`, `sseStallTimeoutMs`). @internal */
   readonly sseUnread: UnreadLimit;
-  /** Requests being answered, which closing waits for; `subscriptions/listen` streams apart (they never finish). */
-  private readonly calls = new RunningCalls<HttpCall>();
-  private readonly listens = new RunningCalls<HttpWay>();
+  /** Requests being answered and `subscriptions/listen` streams, which closing waits for. @internal */
+  readonly drain = new Drain<HttpWay>();
   private readonly shutdownTimeoutMs: number;
   private readonly metadata?: ProtectedResourceEndpoint;
   private readonly scopeChallenge: ScopeChallenge;
@@ -166,14 +165,10 @@ export class StreamableHttpHandler implements PostHost {
   }
 
   private async shutDown(): Promise<void> {
-    for (const call of this.calls) if (!call.res.headersSent) call.res.setHeader('connection', 'close');
-    await this.calls.settled(this.shutdownTimeoutMs);
-    const reason = new ServerClosingError();
-    for (const call of this.calls) call.giveUp(reason, SHUTDOWN_ERRORS.cancelled);
+    this.drain.stop();
+    for (const call of this.drain.running()) if (!call.res.headersSent) call.res.setHeader('connection', 'close');
     // Streams end last, so that what the calls sent on them is stored and written first.
-    for (const listen of this.listens) listen.cancellation.cancel(reason);
-    await this.streams.finishAll();
-    await this.listens.settled(this.shutdownTimeoutMs);
+    await this.drain.settle(this.shutdownTimeoutMs, () => this.streams.finishAll());
   }
 
   private async post(req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>, parsedBody: unknown): Promise<void> {
@@ -205,21 +200,6 @@ export class StreamableHttpHandler implements PostHost {
    */
   servesMetadataAt(url: string | undefined): boolean {
     return this.metadata?.serves(url) ?? false;
-  }
-
-  /** Whether the handler still takes requests (false once `close` was called). @internal */
-  get accepting(): boolean {
-    return this.closing === undefined;
-  }
-
-  /** Registers a call that closing waits for (`listen`: a `subscriptions/listen` stream, which never finishes). @internal */
-  track(call: HttpWay, listen: boolean): void {
-    (listen ? this.listens : this.calls).add(call);
-  }
-
-  /** Forgets a call registered with `track`, once it is answered. @internal */
-  untrack(call: HttpWay, listen: boolean): void {
-    (listen ? this.listens : this.calls).delete(call);
   }
 
   /** A new SSE stream of a session (what a POST exchange opens when it switches to SSE). @internal */
