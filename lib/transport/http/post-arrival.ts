@@ -5,20 +5,19 @@ import type { JsonObject } from '../../core/wire.types';
 import type { Arrival, InFlightKind } from '../../protocol/arrival';
 import type { RequestMeta } from '../../protocol/stateless-era/request-meta';
 import type { Drain } from '../drain';
-import { BatchCall, PostedCall, type HttpWay } from './http-calls';
+import type { AnswerStreams } from './answer-streams';
+import { BatchCall, PostedCall, type HttpInFlight } from './http-calls';
+import { HttpExchange } from './http-exchange';
 import { checkMirroredHeaders } from './mirrored-headers';
-import { PostExchange } from './post-exchange';
-import type { SseStream } from './sse-stream';
-import { StatelessExchange } from './stateless-exchange';
-import type { UnreadLimit } from './unread-watch';
 
-/** What a POST needs of its handler: its drain (whether it still takes requests, what it has in flight), new SSE streams. */
+/** What a POST needs of its handler: its drain, and how an answer turns into a stream in each era. */
 export interface PostHost {
-  readonly drain: Drain<HttpWay>;
-  /** A new SSE stream of a session (a POST exchange switching to SSE). */
-  open(sessionId: string): SseStream;
-  /** What a stateless-era SSE answer may leave unread before its connection is dropped. */
-  readonly sseUnread: UnreadLimit;
+  /** Whether the handler still takes requests, and what it has in flight. */
+  readonly drain: Drain<HttpInFlight>;
+  /** Session era: a resumable stream of the session. */
+  readonly sessionStreams: AnswerStreams;
+  /** Stateless era: a plain stream on the connection. */
+  readonly statelessStreams: AnswerStreams;
 }
 
 /**
@@ -27,8 +26,8 @@ export interface PostHost {
  * right then, so closing cannot miss it).
  */
 export class PostArrival implements Arrival {
-  /** The way back opened for the request, if the dispatcher admitted one. */
-  way?: HttpWay;
+  /** The request in flight, if the dispatcher admitted one. */
+  call?: HttpInFlight;
   private listen = false;
 
   constructor(
@@ -50,22 +49,25 @@ export class PostArrival implements Arrival {
     return checkMirroredHeaders(this.req, message, meta, toolInputSchema);
   }
 
-  open(kind: InFlightKind, sessionId: string | undefined, id: RequestId | null): HttpWay | undefined {
-    if (!this.host.drain.accepting) return undefined;
-    const way = kind === 'stateless' || kind === 'listen' ? new StatelessExchange(this.res, this.cors, id as RequestId, this.host.sseUnread) : this.sessionWay(kind, sessionId as string, id);
+  open(kind: InFlightKind, sessionId: string | undefined, id: RequestId | null): HttpInFlight | undefined {
+    const { drain } = this.host;
+    if (!drain.accepting) return undefined;
+    const call = kind === 'stateless' || kind === 'listen'
+      ? new PostedCall(this.res, new HttpExchange(this.res, this.cors, this.host.statelessStreams), id as RequestId, true)
+      : this.sessionCall(kind, sessionId as string, id);
     this.listen = kind === 'listen';
-    this.host.drain.track(way, this.listen);
-    this.way = way;
-    return way;
+    drain.track(call, this.listen);
+    this.call = call;
+    return call;
   }
 
   /** The request is answered (or given up on): closing no longer waits for it. */
   release(): void {
-    if (this.way) this.host.drain.untrack(this.way, this.listen);
+    if (this.call) this.host.drain.untrack(this.call, this.listen);
   }
 
-  private sessionWay(kind: InFlightKind, sessionId: string, id: RequestId | null): HttpWay {
-    const exchange = new PostExchange(this.res, sessionId, this.host, { ...this.cors, [this.sessionHeader]: sessionId });
+  private sessionCall(kind: InFlightKind, sessionId: string, id: RequestId | null): HttpInFlight {
+    const exchange = new HttpExchange(this.res, { ...this.cors, [this.sessionHeader]: sessionId }, this.host.sessionStreams, sessionId);
     return kind === 'batch' ? new BatchCall(this.res, exchange) : new PostedCall(this.res, exchange, id as RequestId);
   }
 }
