@@ -43,7 +43,7 @@ export class StreamConnection {
   private admittedCount = 0;
   private intakeWaiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
   /** @internal Requests, batches and listen streams running, which closing waits for; once closing, requests admitted are answered at once with `SHUTDOWN_ERRORS.refused`. */
-  readonly drain = new Drain<PipeCall>();
+  readonly drain = new Drain<PipeInFlight>();
   private readonly drainMs: number;
   private readonly shutdownTimeoutMs: number;
   private detach?: () => void;
@@ -162,7 +162,7 @@ export class StreamConnection {
     for (const waiter of waiters) if (waiter.upTo <= this.admittedCount) waiter.resolve();
   }
 
-  private answer(outcome: DispatchOutcome, call: PipeCall | undefined): void {
+  private answer(outcome: DispatchOutcome, call: PipeInFlight | undefined): void {
     // The pipe's session, once `initialize` made it: it hears what belongs to no request, and stays alive while the pipe is open.
     if (this.binding.sessionId !== undefined && !this.detach) this.attachSession(this.binding.sessionId);
     if (outcome.kind !== 'answer') return;
@@ -241,7 +241,7 @@ const MALFORMED = Symbol('malformed line');
  * message while the request runs on (a batch: once its elements are admitted).
  */
 class PipeArrival implements Arrival {
-  call?: PipeCall;
+  call?: PipeInFlight;
   private listen = false;
   private over = false;
 
@@ -276,12 +276,12 @@ class PipeArrival implements Arrival {
 }
 
 /** A request (or a batch) running on the pipe: once closing gave up on it, its own answer is dropped. */
-interface PipeCall extends Drainable {
+interface PipeInFlight extends Drainable {
   readonly answerable: boolean;
 }
 
 /** One request running on the pipe (a listen stream too); its way back is the pipe's, shared by every request on it. */
-class PipeRequest implements PipeCall {
+class PipeRequest implements PipeInFlight {
   readonly cancellation = new Cancellation();
   private givenUp = false;
 
@@ -307,7 +307,7 @@ class PipeRequest implements PipeCall {
 }
 
 /** A 2025-03-26 batch running on the pipe, answered as a whole. */
-class PipeBatch implements PipeCall {
+class PipeBatch implements PipeInFlight {
   /** Not cancelled by anything: each request of the batch has its own, which closing cancels. */
   readonly cancellation = new Cancellation();
   private batch?: AdmittedBatch;
