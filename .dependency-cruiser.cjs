@@ -72,6 +72,20 @@ module.exports = {
       to: { path: [folder('protocol'), folder('transport'), folder('server')] },
     },
     {
+      name: 'extensions-use-the-public-api',
+      comment: 'An extension in extensions/ is built as a user would build one: on the public extension API (router/extensions/extension.ts) and what a handler sees (context, core, results, metadata, decorators), never the router, the protocol engines, a transport or the server.',
+      severity: 'error',
+      from: { path: folder('extensions') },
+      to: { path: [folder('router'), folder('protocol'), folder('transport'), folder('server'), folder('cluster'), folder('auth')], pathNot: '^lib/router/extensions/extension\\.ts$' },
+    },
+    {
+      name: 'nothing-reaches-into-an-extension',
+      comment: 'The framework does not depend on its own extensions: a user passes them in the extensions option (lib/index.ts exports them).',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: [folder('extensions'), '^lib/index\\.ts$'] },
+      to: { path: folder('extensions') },
+    },
+    {
       name: 'nothing-below-the-server-imports-it',
       comment: 'PhantomServer is the composition root: components get what they use in their constructors, never the server.',
       severity: 'error',

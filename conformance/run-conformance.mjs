@@ -1,6 +1,7 @@
 // Runs the official MCP conformance suite against the fixture server (samples/conformance).
 // Usage: node conformance/run-conformance.mjs [--package <dir under node_modules>] [--suite all]
 //                                             [--expected-failures <yaml>] [--label <name>]
+//                                             [--must-run <check-id prefix>]
 //                                             [--replicas <N>]
 // It starts the compiled fixture over HTTP on a free loopback port, waits for it, runs the suite
 // with an output folder under conformance/results/<label>/, stops the fixture, prints the summary
@@ -13,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -28,6 +29,8 @@ const suite = option('--suite', 'all');
 const label = option('--label', '2025-11-25');
 const expectedFailures = option('--expected-failures', undefined);
 const replicas = Number(option('--replicas', '1'));
+// Checks whose id starts with this must all have run (none skipped): a fixture that stops declaring what they test fails the run.
+const mustRun = option('--must-run', undefined);
 if (!Number.isInteger(replicas) || replicas < 1) {
   console.error(`conformance ${label}: --replicas takes a whole number of copies, not ${option('--replicas')}`);
   process.exit(2);
@@ -150,5 +153,18 @@ if (!total) {
 // With a baseline, the CLI's exit code says whether every failure was expected (and none is stale).
 const failed = code === 0 ? 0 : Number(total[2]);
 const note = expectedFailures && code === 0 && total[2] !== '0' ? ` (${total[2]} failing checks are in ${expectedFailures})` : '';
-console.log(`conformance-${label}: ${total[1]} passed, ${failed} failed${note}${acrossReplicas()}`);
+const unrun = mustRun ? skippedChecks(mustRun) : undefined;
+console.log(`conformance-${label}: ${total[1]} passed, ${failed} failed${note}${acrossReplicas()}${unrun ? `; ${unrun.ran} ${mustRun}* checks ran` : ''}`);
+if (unrun && (unrun.ran === 0 || unrun.skipped.length > 0)) {
+  console.log(`conformance-${label}: every ${mustRun}* check must run; ${unrun.ran === 0 ? 'none did' : `skipped: ${unrun.skipped.join(', ')}`}`);
+  process.exit(1);
+}
 process.exit(code === 0 ? 0 : 1);
+
+/** The checks of this run whose id starts with `prefix`: how many ran (not skipped), and which were skipped. */
+function skippedChecks(prefix) {
+  const checks = readdirSync(outputDir, { withFileTypes: true }).filter((entry) => entry.isDirectory())
+    .flatMap((entry) => { try { return JSON.parse(readFileSync(join(outputDir, entry.name, 'checks.json'), 'utf8')); } catch { return []; } })
+    .filter((check) => typeof check.id === 'string' && check.id.startsWith(prefix));
+  return { ran: checks.filter((check) => check.status !== 'SKIPPED').length, skipped: [...new Set(checks.filter((check) => check.status === 'SKIPPED').map((check) => check.id))] };
+}

@@ -5,6 +5,7 @@ export { Resource, type ResourceOptions, type CompletionSource } from './decorat
 export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
 export { Field, type FieldOptions, type FieldFormat, type TitledValues } from './decorators/field.decorator';
 export { Elicit } from './decorators/elicit.decorator';
+export { Skill, type SkillOptions, type SkillContent } from './decorators/skill.decorator';
 export { UseGuards } from './decorators/use-guards.decorator';
 export { UseInterceptors } from './decorators/use-interceptors.decorator';
 
@@ -72,6 +73,10 @@ export type {
 } from './router/extensions/extension';
 export { declaresExtension, extensionNotDeclared } from './router/extensions/extension-set';
 export type { CacheHint } from './metadata/cache-hint';
+export { skills, SkillsExtension, SKILLS_EXTENSION_ID, type SkillDefinition, type SkillChanges } from './extensions/skills/skills.extension';
+export {
+  DEFAULT_MAX_FILES_PER_SKILL, DEFAULT_MAX_SKILL_BYTES, DEFAULT_SKILLS_CACHE, DEFAULT_SKILLS_PAGE_SIZE, type SkillsOptions,
+} from './extensions/skills/skills-options';
 export { registerSchemaConverter, type SchemaConverter, type ValidationRule, type JsonSchema } from './schema';
 export type { FormElicitation, UrlElicitation, FormProperty, RequestedSchema } from './schema';
 export { TelemetryInterceptor, type TelemetryOptions, type TracerProviderLike, type MeterProviderLike } from './router/pipeline/built-ins/telemetry.interceptor';

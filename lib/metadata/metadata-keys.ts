@@ -7,6 +7,8 @@ export const METADATA_KEYS = Object.freeze({
   tools: 'phantom:tools',
   resources: 'phantom:resources',
   prompts: 'phantom:prompts',
+  /** `@Skill`: a method that produces a skill of the Skills extension. */
+  skills: 'phantom:skills',
   elicit: 'phantom:elicit',
   fields: 'phantom:fields',
   misplaced: 'phantom:misplaced',

@@ -81,7 +81,7 @@ export class PhantomServer {
     this.extensions = new ExtensionSet([tasks, ...(options.extensions ?? [])], (extension) => extensionHost(extension, {
       registry: this.registry, visibility: this.visibility, paginator, diagnostics: this.diagnostics, resolve: this.resolve,
       listeners: () => this.protocol.events.listeners,
-    }));
+    }), () => this.registry.counts);
     const memberProblems = this.instances.problems(this.extensions.memberClasses());
     if (memberProblems.length > 0) throw new DefinitionError(memberProblems);
     this.router = new Router({

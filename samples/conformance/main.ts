@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { PhantomServer } from '../../lib';
+import { join } from 'node:path';
+import { PhantomServer, skills } from '../../lib';
 import { runSample } from '../run-sample';
 import { storeFromEnv } from '../store-from-env';
 import { ConformancePrompts, ConformanceResources, ConformanceTools, DefaultsForm, EnumsForm, UserResponse } from './conformance.fixtures';
@@ -13,6 +14,9 @@ export function createServer(): PhantomServer {
     version: '1.0.0',
     providers: [ConformanceTools, ConformanceResources, ConformancePrompts, StatelessConformanceTools, TaskConformanceTools],
     forms: [UserResponse, DefaultsForm, EnumsForm, NameForm, ColorForm, ContextForm, ConfirmForm, DeleteConfirmation, PartialAnswer, TaskNameForm],
+    // The Skills extension (SEP-2640) over the sample's skill folder (samples/conformance/skills, beside
+    // this file's source: the build does not copy it into dist/).
+    extensions: [skills({ folder: join(__dirname, '../../../samples/conformance/skills') })],
     store: storeFromEnv(),
   });
 }

@@ -4,11 +4,12 @@ import { z } from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { injectable } from 'tsyringe';
 import {
-  DefinitionError, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type ExtensionHost, type HttpListener,
+  Context, DefinitionError, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type ExtensionHost, type HttpListener,
 } from '../../lib';
 import { openSse } from './support/raw-http';
 import { connectHttp, connectInMemory } from './support/sdk-clients';
 import { call, meta, VERSION } from './support/stateless-client';
+import { connectV2, type V2Era } from './support/sdk-v2-clients';
 
 const AUDIT = 'com.example/audit';
 const STRICT = 'com.example/strict';
@@ -145,6 +146,51 @@ describe('extensions: a user-defined extension through the official client, in b
       const declared = await call(listener.url, 'strict/ping', { _meta: meta({ extensions: { [STRICT]: {} } }) });
       expect(declared.body.result).to.include({ pong: true, resultType: 'complete' });
     });
+  });
+
+  describe('the official SDK v2 client, in either era', () => {
+    for (const era of ['stateless', 'session'] as V2Era[]) {
+      it(`negotiates the extension and calls its method through the guard (${era})`, async () => {
+        const client = await connectV2(listener.url, era);
+        try {
+          const extensions = (client.getServerCapabilities() as Record<string, any>).extensions;
+          expect(extensions[AUDIT]).to.deep.equal({ retentionDays: 30, era });
+          const result = await client.request({ method: 'audit/recent', params: { limit: 1, _meta: { role: 'auditor' } } } as never, ANY_RESULT as never) as Record<string, unknown>;
+          expect(result.entries).to.deep.equal(['one']);
+          const refused = await client.request({ method: 'audit/recent', params: {} } as never, ANY_RESULT as never).then(() => undefined, (error) => error);
+          // The stateless era answers a guard's refusal with HTTP 403, whose JSON-RPC body the v2 client
+          // hands over as the error's text (it reads bodies in-band only on 400).
+          if (era === 'session') expect(refused?.code).to.equal(-32003);
+          else expect(refused?.data).to.include({ status: 403 }).and.satisfy((data: { text: string }) => JSON.parse(data.text).error.code === -32003);
+          expect(log).to.deep.equal([`recent ${era}`]);
+        } finally {
+          await client.close();
+        }
+      });
+    }
+  });
+});
+
+describe('extensions: scopes on a method, checked before any guard', () => {
+  const token = (scopes: string[]) => ({ subject: 'u1', issuer: 'https://as.example', scopes, audience: ['mcp'], claims: {} });
+  let guardRan = 0;
+  const server = new PhantomServer({
+    name: 'scoped', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS,
+    extensions: [{
+      id: 'com.example/scoped',
+      methods: { 'scoped/read': { scopes: ['audit:read'], use: [{ canActivate: () => { guardRan += 1; return true; } }], handle: async () => ({ ok: true }) } },
+    }],
+  });
+  after(() => server.close());
+
+  it('refuses a caller lacking the scopes with InsufficientScopeError naming them, before the guard runs', async () => {
+    const refused = await server.handle('scoped/read', {}, new Context({ principal: token(['notes:read']) }));
+    expect(refused).to.have.nested.property('error.code', -32003);
+    expect((refused as { error: { data: unknown } }).error.data).to.deep.include({ requiredScopes: ['audit:read'], missingScopes: ['audit:read'] });
+    expect(guardRan).to.equal(0);
+    const served = await server.handle('scoped/read', {}, new Context({ principal: token(['audit:read']) }));
+    expect(served).to.deep.equal({ result: { ok: true } });
+    expect(guardRan).to.equal(1);
   });
 });
 
@@ -288,5 +334,21 @@ describe('extensions: a key of their own in the subscriptions/listen filter (202
         .and.include('extension io.modelcontextprotocol/tasks adds "taskIds" already');
       return true;
     });
+  });
+});
+
+describe('extensions: what an extension requires, checked once every extension is set up', () => {
+  it('fails start() with a DefinitionError naming each capability the server does not serve', async () => {
+    const server = new PhantomServer({
+      name: 'needy', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS,
+      extensions: [{ id: 'com.example/needs', requires: ['resources', 'prompts', 'tools'] }],
+    });
+    const error = await server.start().then(() => undefined, (e) => e);
+    expect(error).to.be.instanceOf(DefinitionError);
+    expect(error.problems).to.deep.equal([
+      'extension com.example/needs: requires the resources capability, and the server serves no resources',
+      'extension com.example/needs: requires the prompts capability, and the server serves no prompts',
+    ]);
+    await server.close();
   });
 });

@@ -2,7 +2,7 @@ import { Context } from '../../context/context';
 import type { TaskStarter } from '../../context/task-starter';
 import { failure, success, type JsonRpcResponse } from '../../core/jsonrpc';
 import type { JsonObject } from '../../core/wire.types';
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../in-flight';
 import type { Refusal } from '../refusal';
 import type { EraCodec, RunnableRequest } from '../request-runner';
 import type { SessionState } from '../seams/session-state';

@@ -7,7 +7,7 @@ import { failure, success, type JsonRpcRequest } from '../../core/jsonrpc';
 import type { JsonObject } from '../../core/wire.types';
 import type { Outcome } from '../../router/router';
 import { answer, NOTHING, refused, scopeRefused, type DispatchOutcome } from '../dispatch-outcome';
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../in-flight';
 import { REFUSAL_OF_CODE, type Refusal, type RefusalKind } from '../refusal';
 import type { EraCodec, RunnableRequest } from '../request-runner';
 import type { InputChannel } from './input-channel';

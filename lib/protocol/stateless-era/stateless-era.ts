@@ -1,5 +1,5 @@
 import type { Cancellation } from '../../core/cancellation';
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../in-flight';
 import type { SubscriptionHub } from '../events/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';

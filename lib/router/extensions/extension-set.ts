@@ -66,14 +66,21 @@ export class ExtensionSet {
   private setupDone = false;
   private setupRun?: Promise<void>;
 
-  /** `hostOf` makes the host each extension's `setup` is given. */
-  constructor(extensions: readonly Extension[] = [], private readonly hostOf: (extension: Extension) => ExtensionHost = noHost) {
+  /**
+   * `hostOf` makes the host each extension's `setup` is given; `served` says how many tools,
+   * prompts and resources the server has once they are set up (what `requires` is checked against).
+   */
+  constructor(
+    extensions: readonly Extension[] = [],
+    private readonly hostOf: (extension: Extension) => ExtensionHost = noHost,
+    private readonly served: () => Readonly<Record<'tools' | 'prompts' | 'resources', number>> = () => ({ tools: 0, prompts: 0, resources: 0 }),
+  ) {
     const problems: string[] = [];
     const ids = new Set<string>();
     for (const extension of extensions) problems.push(...this.check(extension, ids));
     if (problems.length > 0) throw new DefinitionError(problems);
     this.extensions = Object.freeze([...extensions]);
-    this.setupDone = !this.extensions.some((extension) => extension.setup);
+    this.setupDone = this.extensions.length === 0;
   }
 
   get size(): number {
@@ -144,6 +151,7 @@ export class ExtensionSet {
     return (this.setupRun ??= (async () => {
       try {
         for (const extension of this.extensions) await extension.setup?.(this.hostOf(extension));
+        this.checkRequirements();
         this.setupDone = true;
       } catch (error) {
         this.setupRun = undefined;
@@ -154,6 +162,15 @@ export class ExtensionSet {
 
   async close(): Promise<void> {
     for (const extension of this.extensions) await extension.close?.();
+  }
+
+  /** Each extension's `requires`, against what the server serves once every extension is set up: all unmet ones at once. */
+  private checkRequirements(): void {
+    const served = this.served();
+    const problems = this.extensions.flatMap((extension) => (extension.requires ?? [])
+      .filter((capability) => !(served[capability] > 0))
+      .map((capability) => `extension ${extension.id}: requires the ${capability} capability, and the server serves no ${capability}`));
+    if (problems.length > 0) throw new DefinitionError(problems);
   }
 
   private handler(pipelines: Pipelines, name: string, extension: Extension, method: ExtensionMethod): MethodHandler {

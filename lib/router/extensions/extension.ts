@@ -46,8 +46,9 @@ export interface Extension {
    */
   readonly clientMustDeclare?: boolean;
   /**
-   * Server capabilities the extension needs (a path such as `resources`): listed capabilities the
-   * server would not advertise fail start-up with a clear error. Skills needs `resources`.
+   * Server capabilities the extension needs: once every extension is set up, one the server would
+   * not advertise (it serves no resource, say) fails start-up with a `DefinitionError` naming it.
+   * Skills needs `resources` (it serves its files as resources, so it always has them).
    */
   readonly requires?: readonly ('tools' | 'prompts' | 'resources')[];
   /** The methods it adds, by JSON-RPC method name. A name the protocol or another extension serves fails start-up. */
@@ -218,7 +219,7 @@ export interface FixedExtensionResource extends ExtensionResourceBase {
   readonly uri: string;
 }
 
-/** Resources matched by an RFC 6570 URI template, listed in `resources/templates/list` (and, through `list`, in `resources/list`). */
+/** Resources matched by an RFC 6570 template, listed in `resources/templates/list` (and by `list`, in `resources/list`). */
 export interface TemplateExtensionResource extends ExtensionResourceBase {
   readonly uriTemplate: string;
   /** The concrete resources it stands for in `resources/list` (after the visibility rule's filter). */
