@@ -15,6 +15,7 @@ export type { PhantomServerOptions } from './server/server-options';
 export { Context, type ContextInit, type ElicitCallOptions, type InputCallOptions, type Logger, type Root } from './context/context';
 export { ContextKey } from './context/context-key';
 export type { ClientChannel, ChannelRequestOptions } from './context/client-channel';
+export type { TaskSide, TaskStarter } from './context/task-starter';
 export type { ElicitResult } from './context/elicit-result';
 
 export { Content } from './results/content';
@@ -68,7 +69,7 @@ export { DEFAULT_KEY_PREFIX, type RedisSettings } from './cluster/redis-connecti
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
 export type {
-  Extension, ExtensionMethod, ExtensionHost, ExtensionResource, FixedExtensionResource, TemplateExtensionResource, TemplateVariables, Negotiation,
+  Extension, ExtensionMethod, ExtensionHost, ExtensionListenFilter, ExtensionBackgroundCalls, BackgroundCall, CallOutcome, ToolCallInfo, ExtensionResource, FixedExtensionResource, TemplateExtensionResource, TemplateVariables, Negotiation,
 } from './router/extensions/extension';
 export { declaresExtension, extensionNotDeclared } from './router/extensions/extension-set';
 export type { CacheHint } from './metadata/cache-hint';

@@ -15,5 +15,6 @@ export interface TaskSide {
  * resolves, the task is stored and the request is answered with it.
  */
 export interface TaskStarter {
+  /** Stores the task and gives the rest of the call its side of it (its id, its way back to the client, its cancellation); a failure (a limit reached) rejects `ctx.runAsTask()`. */
   start(): Promise<TaskSide>;
 }

@@ -39,9 +39,9 @@ export function sessionCapabilities(counts: FeatureCounts, protocolVersion: stri
   return capabilities;
 }
 
-/** The stateless era's capabilities: with the tasks extension when a tool may run as a task, and what the server's extensions advertise. */
+/** The stateless era's capabilities: with what the server's extensions advertise (the tasks extension among them, while a tool may run as a task). */
 export function statelessCapabilities(counts: FeatureCounts, extensions?: JsonObject): JsonObject {
   const capabilities = serverCapabilities(counts);
-  if (counts.taskTools > 0 || extensions) capabilities.extensions = { ...(counts.taskTools > 0 ? { [TASKS_EXTENSION]: {} } : {}), ...extensions };
+  if (extensions) capabilities.extensions = extensions;
   return capabilities;
 }

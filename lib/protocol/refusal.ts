@@ -43,6 +43,12 @@ export type RefusalKind =
   /** Something failed on our side before the message could be answered. */
   | 'internal-error';
 
+/** A request refused as such, before any pipeline runs: why (the transport's status, where it has one), and the error sent. */
+export interface Refusal {
+  readonly kind: RefusalKind;
+  readonly error: ErrorObject;
+}
+
 /**
  * The stateless era refuses a request whose serving raised one of these (those the revision names,
  * and the pipeline's refusals); any other error is an ordinary answer.

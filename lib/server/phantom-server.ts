@@ -12,6 +12,7 @@ import { Router, type Outcome } from '../router/router';
 import { VisibilityResolver } from '../router/visibility';
 import { ExtensionSet } from '../router/extensions/extension-set';
 import { extensionHost } from '../router/extensions/extension-host';
+import { tasksExtension } from '../protocol/tasks/tasks-extension';
 import type { PipelineMember } from '../router/pipeline/pipeline-members';
 import { scan } from '../definitions/scanner';
 import type { InstanceSource } from '../definitions/instance-source';
@@ -71,8 +72,15 @@ export class PhantomServer {
     this.instances = options.resolve ? new ResolvedInstanceSource(options.resolve) : new ContainerInstanceSource(this.container);
     this.keys = new SigningKeys(options);
     const paginator = new Paginator(options.pageSize, this.keys.cursor);
-    this.extensions = new ExtensionSet(options.extensions, (extension) => extensionHost(extension, {
+    // The tasks extension first: it is written on the extension API, as the user's extensions are.
+    const tasks = tasksExtension({
+      service: () => this.protocol.tasks,
+      hasTaskTools: () => this.registry.counts.taskTools > 0,
+      resourceUpdated: (uri) => this.resourceUpdated(uri),
+    });
+    this.extensions = new ExtensionSet([tasks, ...(options.extensions ?? [])], (extension) => extensionHost(extension, {
       registry: this.registry, visibility: this.visibility, paginator, diagnostics: this.diagnostics, resolve: this.resolve,
+      listeners: () => this.protocol.events.listeners,
     }), () => this.registry.counts);
     const memberProblems = this.instances.problems(this.extensions.memberClasses());
     if (memberProblems.length > 0) throw new DefinitionError(memberProblems);

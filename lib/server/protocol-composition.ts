@@ -8,6 +8,8 @@ import type { VisibilityResolver } from '../router/visibility';
 import type { ExtensionSet } from '../router/extensions/extension-set';
 import type { Negotiation } from '../router/extensions/extension';
 import { Dispatcher } from '../protocol/dispatcher';
+import { MethodTable } from '../protocol/method-table';
+import type { ProtocolMethods } from '../protocol/era-methods';
 import { ServerEvents } from '../protocol/events/server-events';
 import { InProcessSessionBus, type SessionBus } from '../protocol/seams/session-bus';
 import { RunningRequests } from '../protocol/running-requests';
@@ -25,6 +27,8 @@ export interface Protocol {
   readonly dispatcher: Dispatcher;
   readonly engine: SessionEngine;
   readonly events: ServerEvents;
+  /** Tasks, in both eras (the tasks extension serves them in the stateless era). */
+  readonly tasks: TaskService;
   close(): Promise<void>;
 }
 
@@ -68,7 +72,9 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     onListChanged: (listener) => registry.onChange(listener),
     diagnostics,
   });
-  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, visibility, advertised }, {
+  // One method table for both eras: the router's methods, and each era's own, registered by it.
+  const methods: ProtocolMethods = new MethodTable((method) => router.handles(method));
+  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, visibility, advertised, methods }, {
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -84,11 +90,13 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     hints: registry,
     listeners: events.listeners,
     resourceUpdated: (uri) => events.resourceUpdated(uri),
-    tasks,
     toolTaskSupport,
     visibility,
     advertised,
     methodCacheHint: extensions.size > 0 ? (method) => router.methodCacheHint(method) : undefined,
+    listenIds: (asked, negotiation) => extensions.listenIds(asked, negotiation),
+    backgroundCall: (call) => extensions.backgroundCall(call),
+    methods,
   }, {
     stateKey,
     stateTtlMs: options.stateTtlMs,
@@ -103,6 +111,7 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     dispatcher,
     engine,
     events,
+    tasks,
     async close() {
       events.close();
       await engine.close();

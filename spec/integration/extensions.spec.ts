@@ -4,10 +4,11 @@ import { z } from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { injectable } from 'tsyringe';
 import {
-  Context, DefinitionError, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type HttpListener,
+  Context, DefinitionError, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type ExtensionHost, type HttpListener,
 } from '../../lib';
+import { openSse } from './support/raw-http';
 import { connectHttp, connectInMemory } from './support/sdk-clients';
-import { call, meta } from './support/stateless-client';
+import { call, meta, VERSION } from './support/stateless-client';
 import { connectV2, type V2Era } from './support/sdk-v2-clients';
 
 const AUDIT = 'com.example/audit';
@@ -208,6 +209,129 @@ describe('extensions: wiring checked at construction, every problem at once', ()
       expect(error.problems).to.have.length(4);
       expect(error.problems.join('\n')).to.include('"vendor-prefix/name"').and.include('"tools/call": the protocol serves it already')
         .and.include('extension com.example/a serves it already').and.include('takes guards and interceptors');
+      return true;
+    });
+  });
+});
+
+describe('extensions: the tasks extension is one of them', () => {
+  it('holds its id and its methods as any extension does: another taking them fails at construction; the 2025-11-25 task methods stay the protocol\'s', () => {
+    const handle = async () => ({});
+    const build = () => new PhantomServer({
+      name: 'bad', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS,
+      extensions: [
+        { id: 'io.modelcontextprotocol/tasks' },
+        { id: 'com.example/tasks', methods: { 'tasks/get': { handle }, 'tasks/result': { handle } }, backgroundCalls: { begin: () => undefined } },
+      ],
+    });
+    expect(build).to.throw(DefinitionError).that.satisfies((error: DefinitionError) => {
+      expect(error.problems.join('\n')).to.include('extension io.modelcontextprotocol/tasks: declared twice')
+        .and.include('"tasks/get": extension io.modelcontextprotocol/tasks serves it already')
+        .and.include('"tasks/result": the protocol serves it already')
+        .and.include('backgroundCalls: extension io.modelcontextprotocol/tasks runs calls in the background already');
+      return true;
+    });
+  });
+
+  it('enters the operation pipeline as an extension method, in the stateless era', async () => {
+    const kinds: string[] = [];
+    const server = new PhantomServer({ name: 'tasks', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS });
+    server.use({ canActivate: ({ kind, method }: ExecutionContext) => (kinds.push(`${method} ${kind}`), true) });
+    class TaskTools {
+      @Tool({ description: 'May run as a task', task: 'optional' })
+      slow() { return 'done'; }
+    }
+    server.add(TaskTools);
+    const listener = await server.listen({ port: 0 });
+    try {
+      const declaring = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+      const reply = await call(listener.url, 'tasks/get', { _meta: meta(declaring), taskId: 'none' }, { 'mcp-name': 'none' });
+      expect(reply.body.error.code).to.equal(-32602);
+      expect(kinds).to.deep.equal(['tasks/get extension']);
+    } finally {
+      await listener.close();
+      await server.close();
+    }
+  });
+});
+
+describe('extensions: a key of their own in the subscriptions/listen filter (2026-07-28)', () => {
+  const JOBS = 'com.example/jobs';
+  let host: ExtensionHost | undefined;
+  const jobs: Extension = {
+    id: JOBS,
+    listenFilter: {
+      key: 'jobIds',
+      accept: (asked) => {
+        if (!Array.isArray(asked) || !asked.every((id) => typeof id === 'string')) throw ProtocolError.invalidParams('"notifications.jobIds" must be an array of strings');
+        return asked as string[];
+      },
+    },
+    setup: (given) => void (host = given),
+    methods: {
+      'jobs/touch': {
+        handle: async (params) => {
+          const jobId = String(params.jobId);
+          const listened = host!.isListenedFor(jobId);
+          host!.notifyListeners(jobId, 'notifications/jobs', { jobId }, (principal) => principal === undefined);
+          return { listened };
+        },
+      },
+    },
+  };
+  let server: PhantomServer;
+  let listener: HttpListener;
+
+  function listen(notifications: Record<string, unknown>) {
+    return openSse(listener.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { _meta: meta(), notifications } }),
+    });
+  }
+
+  beforeEach(async () => {
+    server = new PhantomServer({ name: 'jobs', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS, extensions: [jobs] });
+    listener = await server.listen({ port: 0 });
+  });
+
+  afterEach(async () => {
+    await listener.close();
+    await server.close();
+  });
+
+  it('acknowledges the ids under its key, and tells the streams naming an id what the extension announces', async () => {
+    const stream = await listen({ jobIds: ['j1', 'j1'] });
+    try {
+      const acknowledged = await stream.next();
+      expect(acknowledged.params.notifications).to.deep.equal({ jobIds: ['j1'] });
+      const touched = await call(listener.url, 'jobs/touch', { _meta: meta(), jobId: 'j1' });
+      expect(touched.body.result).to.include({ listened: true });
+      const heard = await stream.next();
+      expect(heard).to.deep.include({ method: 'notifications/jobs' });
+      expect(heard.params).to.deep.equal({ jobId: 'j1', _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } });
+      const other = await call(listener.url, 'jobs/touch', { _meta: meta(), jobId: 'j2' });
+      expect(other.body.result).to.include({ listened: false });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('refuses a stream whose value under the key the extension refuses (-32602)', async () => {
+    const refused = await call(listener.url, 'subscriptions/listen', { _meta: meta(), notifications: { jobIds: 'j1' } });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.error).to.deep.include({ code: -32602, message: '"notifications.jobIds" must be an array of strings' });
+  });
+
+  it('fails at construction for a key the protocol\'s filter or another extension has', () => {
+    const accept = () => [];
+    const build = () => new PhantomServer({
+      name: 'bad', version: '1', providers: [Tools], diagnostics: SILENT_DIAGNOSTICS,
+      extensions: [{ id: 'com.example/a', listenFilter: { key: 'resourceSubscriptions', accept } }, { id: 'com.example/b', listenFilter: { key: 'taskIds', accept } }],
+    });
+    expect(build).to.throw(DefinitionError).that.satisfies((error: DefinitionError) => {
+      expect(error.problems.join('\n')).to.include('the protocol\'s filter has "resourceSubscriptions" already')
+        .and.include('extension io.modelcontextprotocol/tasks adds "taskIds" already');
       return true;
     });
   });

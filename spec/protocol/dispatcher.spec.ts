@@ -25,7 +25,6 @@ function dispatcher(hidden: readonly string[] = []) {
     hints: { listCacheHint: () => undefined, hasListers: false, resolveResource: () => undefined },
     listeners: at.events.listeners,
     resourceUpdated: async () => {},
-    tasks: at.tasks,
     toolTaskSupport: () => 'forbidden',
     visibility: { tool: (name) => (hidden.includes(name) ? undefined : { descriptor: { inputSchema: SCHEMA } } as ToolDefinition) },
   }, { cache: DEFAULT_CACHE });

@@ -46,6 +46,8 @@ export function recordingHost(visible: (item: VisibleItem, principal: unknown) =
       host.changes += 1;
     },
     isVisible: visible,
+    isListenedFor: () => false,
+    notifyListeners: () => {},
     page: (_list, items) => ({ items }),
     resolve: (cls) => new cls(),
   };

@@ -1,19 +1,20 @@
 import { LIST_CHANGED, Notification, type ListKind } from '../../core/methods';
 import type { JsonObject } from '../../core/wire.types';
 
-/** The tasks extension's notification: a task's `DetailedTask`, each time it changes. */
-export const TASK_NOTIFICATION = 'notifications/tasks';
-
-/** What a `subscriptions/listen` stream asks for (protocol 2026-07-28 `SubscriptionFilter`, and the tasks extension's `taskIds`). */
+/**
+ * What a `subscriptions/listen` stream asks for (protocol 2026-07-28 `SubscriptionFilter`), and
+ * the ids it asks for under the keys extensions add (the tasks extension's `taskIds`).
+ */
 export interface ListenFilter {
   readonly toolsListChanged?: boolean;
   readonly promptsListChanged?: boolean;
   readonly resourcesListChanged?: boolean;
   readonly resourceSubscriptions?: readonly string[];
-  readonly taskIds?: readonly string[];
+  /** Per key an extension adds to the filter, the ids the stream listens for. */
+  readonly extensionIds?: Readonly<Record<string, readonly string[]>>;
 }
 
-type Deliver = (method: Notification | typeof TASK_NOTIFICATION, params: JsonObject) => void;
+type Deliver = (method: string, params: JsonObject) => void;
 
 interface Listener {
   readonly filter: ListenFilter;
@@ -27,22 +28,27 @@ const FLAG_OF: Readonly<Record<ListKind, keyof ListenFilter>> = Object.freeze({
   tools: 'toolsListChanged', prompts: 'promptsListChanged', resources: 'resourcesListChanged',
 });
 
+/** The filter as the stream's acknowledgement shows it: each extension's ids under its own key. */
+export function filterAsSent({ extensionIds, ...filter }: ListenFilter): JsonObject {
+  return { ...filter, ...extensionIds } as JsonObject;
+}
+
 /**
  * The open `subscriptions/listen` streams of this process, each receiving only the notification
- * types, resource URIs and task ids its filter names.
+ * types, resource URIs and extension ids (task ids) its filter names.
  */
 export class SubscriptionHub {
   private readonly listeners = new Set<Listener>();
-  /** The streams naming each task id: every task change on every node is heard here, most concern no stream. */
-  private readonly byTask = new Map<string, Set<Listener>>();
+  /** The streams naming each id under each extension key: most changes heard (every task's, on every node) concern no stream. */
+  private readonly byId = new Map<string, Set<Listener>>();
 
   /** Registers a stream; returns how to remove it. `end` is called if the server closes it first. */
   add(filter: ListenFilter, principal: unknown, deliver: Deliver, end: () => void): () => void {
     const listener: Listener = { filter, principal, deliver, end };
     this.listeners.add(listener);
-    for (const id of new Set(filter.taskIds)) {
-      let named = this.byTask.get(id);
-      if (!named) this.byTask.set(id, (named = new Set()));
+    for (const slot of slotsOf(filter)) {
+      let named = this.byId.get(slot);
+      if (!named) this.byId.set(slot, (named = new Set()));
       named.add(listener);
     }
     return () => this.remove(listener);
@@ -59,21 +65,21 @@ export class SubscriptionHub {
     }
   }
 
-  /** Whether a stream here names the task `taskId` (only then is it worth reading the task). */
-  watches(taskId: string): boolean {
-    return this.byTask.has(taskId);
+  /** Whether a stream here names `id` under the extension key `key` (only then is it worth reading what changed). */
+  watches(key: string, id: string): boolean {
+    return this.byId.has(slot(key, id));
   }
 
-  /** Sends the task's `DetailedTask` to the streams naming it whose principal `owns` it; the others hear nothing. */
-  taskChanged(taskId: string, task: JsonObject, owns: (principal: unknown) => boolean): void {
-    for (const { principal, deliver } of [...(this.byTask.get(taskId) ?? [])]) if (owns(principal)) deliver(TASK_NOTIFICATION, task);
+  /** Sends `method` with `params` to the streams naming `id` under `key` whose principal `mayKnow` it; the others hear nothing. */
+  notify(key: string, id: string, method: string, params: JsonObject, mayKnow: (principal: unknown) => boolean): void {
+    for (const { principal, deliver } of [...(this.byId.get(slot(key, id)) ?? [])]) if (mayKnow(principal)) deliver(method, params);
   }
 
   /** Ends every stream (server shutdown): each gets its graceful closing response. */
   closeAll(): void {
     for (const listener of [...this.listeners]) listener.end();
     this.listeners.clear();
-    this.byTask.clear();
+    this.byId.clear();
   }
 
   get size(): number {
@@ -82,10 +88,19 @@ export class SubscriptionHub {
 
   private remove(listener: Listener): void {
     this.listeners.delete(listener);
-    for (const id of new Set(listener.filter.taskIds)) {
-      const named = this.byTask.get(id);
-      named?.delete(listener);
-      if (named?.size === 0) this.byTask.delete(id);
+    for (const named of slotsOf(listener.filter)) {
+      const streams = this.byId.get(named);
+      streams?.delete(listener);
+      if (streams?.size === 0) this.byId.delete(named);
     }
   }
+}
+
+/** One id under one key, as the index names it. */
+function slot(key: string, id: string): string {
+  return `${key}\u0000${id}`;
+}
+
+function slotsOf(filter: ListenFilter): Set<string> {
+  return new Set(Object.entries(filter.extensionIds ?? {}).flatMap(([key, ids]) => ids.map((id) => slot(key, id))));
 }

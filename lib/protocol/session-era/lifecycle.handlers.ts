@@ -1,8 +1,10 @@
 import { ProtocolError } from '../../core/errors';
 import { Method } from '../../core/methods';
-import type { OperationInfo } from '../../router/router';
+import { ErrorCode } from '../../core/error-codes';
+import type { OperationKind } from '../../router/pipeline/execution-context';
+import type { SessionEraMethod } from '../era-methods';
 import type { SessionState } from '../seams/session-state';
-import type { SessionChange } from '../seams/session-store';
+import type { SessionChange, SessionStore } from '../seams/session-store';
 import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../../core/wire.types';
 
 /** What the lifecycle methods ask of the router: a checked URI, and whether a caller may know it. */
@@ -29,20 +31,48 @@ export interface LifecycleDeps {
  */
 export type LifecycleHandler = (params: JsonObject, state: Readonly<SessionState>, deps: LifecycleDeps, principal: unknown) => Promise<{ result: JsonObject; change?: SessionChange }>;
 
-/** One lifecycle method: what the operation pipeline calls it, and what it does. */
-export interface LifecycleMethod {
-  readonly operation: OperationInfo;
-  readonly handle: LifecycleHandler;
-}
-
 const EMPTY = Object.freeze({}) as JsonObject;
 
-function lifecycle(method: string, kind: OperationInfo['kind'], handle: LifecycleHandler): [string, LifecycleMethod] {
-  return [method, Object.freeze({ operation: Object.freeze({ kind, method }), handle })];
+/** What the lifecycle methods are served with: the router's resource rules, the session limits, and the store their changes go to. */
+export interface LifecycleParts extends LifecycleDeps {
+  readonly store: Pick<SessionStore, 'update'>;
+}
+
+/**
+ * One lifecycle method, for the method table: served at once (no in-flight cap), through the
+ * operation pipeline of `kind`; its change is applied atomically to the session in the store.
+ */
+function lifecycle(method: string, kind: OperationKind, handle: LifecycleHandler): (parts: LifecycleParts) => SessionEraMethod {
+  return (parts) => ({
+    method,
+    era: 'session',
+    kind,
+    immediate: true,
+    serve: async (params, { state, principal }) => {
+      const { result, change } = await handle(params, state, parts, principal);
+      // A session that ended meanwhile stays ended: an update never brings it back.
+      if (change) await parts.store.update(state.id, change);
+      return result;
+    },
+  });
+}
+
+/** `initialize` on a session that has one: refused as an invalid request (a new session starts without a session id). */
+const INITIALIZE_AGAIN: SessionEraMethod = Object.freeze<SessionEraMethod>({
+  method: Method.Initialize,
+  era: 'session',
+  kind: 'protocol',
+  admit: () => ({ kind: 'invalid-request', error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' } }),
+  serve: async () => EMPTY,
+});
+
+/** The session era's own methods, for the method table. */
+export function lifecycleMethods(parts: LifecycleParts): SessionEraMethod[] {
+  return [INITIALIZE_AGAIN, ...LIFECYCLE.map((method) => method(parts))];
 }
 
 /** Served through the operation pipeline (the server's guards and interceptors), like the router's methods. */
-export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleMethod> = new Map<string, LifecycleMethod>([
+const LIFECYCLE: readonly ((parts: LifecycleParts) => SessionEraMethod)[] = [
   lifecycle(Method.Ping, 'protocol', async () => ({ result: EMPTY })),
   lifecycle(Method.LoggingSetLevel, 'protocol', async (params, state) => {
     if (!LOGGING_LEVELS.includes(params.level as LoggingLevel)) {
@@ -75,4 +105,4 @@ export const LIFECYCLE_HANDLERS: ReadonlyMap<string, LifecycleMethod> = new Map<
       change: (current) => (current.subscriptions.includes(uri) ? { ...current, subscriptions: current.subscriptions.filter((s) => s !== uri) } : undefined),
     };
   }),
-]);
+];

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Context } from '../../context/context';
 import { WarningThrottle, type Diagnostics, type WarningRateLimit } from '../../core/diagnostics';
 import { ErrorCode } from '../../core/error-codes';
-import { ProtocolError } from '../../core/errors';
 import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
-import { Method, Notification } from '../../core/methods';
+import { Notification } from '../../core/methods';
 import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
 import type { Router } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
@@ -17,17 +15,20 @@ import type { RefusalKind } from '../refusal';
 import type { RunningRequests } from '../running-requests';
 import type { ServerIdentity } from '../server-identity';
 import type { SessionState } from '../seams/session-state';
+import type { TaskRecord } from '../seams/task-store';
 import { DEFAULT_SESSION_IDLE_MS, type SessionStore } from '../seams/session-store';
 import { negotiateVersion } from '../versions';
-import { LIFECYCLE_HANDLERS, type LifecycleDeps, type LifecycleMethod } from './lifecycle.handlers';
+import { lifecycleMethods } from './lifecycle.handlers';
 import { DEFAULT_MAX_PENDING_BYTES_PER_SESSION, PendingRequests } from './pending-requests';
-import { SessionChannel, type ChannelHost } from './session-channel';
+import type { ChannelHost } from './session-channel';
 import { StandaloneHolds } from './standalone-holds';
 import { UrlElicitations } from './url-elicitations';
-import { SessionTasks } from './session-tasks';
+import { SessionTasks } from '../tasks/session-tasks';
 import type { TaskService } from '../tasks/task-service';
-import { sessionTaskView } from '../tasks/task-views';
-import type { TaskStarter } from '../../context/task-starter';
+import { runMethod, type EraCodec } from '../request-runner';
+import { isRefusal, isRouted, MethodTable } from '../method-table';
+import type { ProtocolMethods } from '../era-methods';
+import { sessionCodec, type SessionAnswer, type SessionRequest } from './session-codec';
 
 /** What the session era asks of the router: its methods, the operation pipeline, the resource rules. */
 export type SessionRouter = Pick<Router, 'handles' | 'handle' | 'operate' | 'resourceUri' | 'canRead' | 'readRefusal'>;
@@ -56,6 +57,8 @@ export interface SessionEngineDeps {
   readonly visibility: ToolVisibility;
   /** What the server's extensions advertise to a client (`capabilities.extensions`), if anything. */
   readonly advertised?: (negotiation: Negotiation) => JsonObject | undefined;
+  /** The server's one method table, shared with the stateless era: the engine registers the session era's own methods in it (default: a table of its own over the router's methods). */
+  readonly methods?: ProtocolMethods;
 }
 
 export interface SessionEngineOptions {
@@ -121,19 +124,20 @@ export class SessionEngine implements ChannelHost {
   private readonly clock: () => number;
   private readonly newSessionId: () => string;
   private readonly clientWarnings: WarningThrottle;
-  private readonly lifecycle: LifecycleDeps;
-  private readonly requestTimeoutMs: number | undefined;
+  /** Every method this era serves: the router's, the lifecycle methods, the 2025-11-25 task methods. */
+  private readonly methods: ProtocolMethods;
   private readonly idleMs: number;
   private readonly maxSessions: number;
   private readonly stops: (() => void)[];
+  /** What the session era's answers and contexts are made of. */
+  private readonly codec: EraCodec<SessionRequest, SessionAnswer, TaskRecord>;
 
   constructor(private readonly deps: SessionEngineDeps, options: SessionEngineOptions = {}) {
     ({ store: this.store, bus: this.bus, router: this.router, diagnostics: this.diagnostics, running: this.running, events: this.events } = deps);
     this.clock = deps.clock ?? Date.now;
     this.newSessionId = deps.newSessionId ?? newSessionId;
     this.clientWarnings = new WarningThrottle(deps.diagnostics, options.warningRateLimit);
-    this.lifecycle = { resources: deps.router, maxSubscriptions: options.maxSubscriptionsPerSession ?? 1000 };
-    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.codec = sessionCodec(this, options.requestTimeoutMs);
     this.maxInFlightPerSession = options.maxInFlightPerSession ?? 100;
     this.pending = new PendingRequests(options.maxPendingBytesPerSession ?? DEFAULT_MAX_PENDING_BYTES_PER_SESSION);
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
@@ -150,6 +154,10 @@ export class SessionEngine implements ChannelHost {
       hasTaskTools: () => deps.counts().taskTools > 0,
       diagnostics: this.diagnostics,
     });
+    this.methods = (deps.methods ?? new MethodTable((method) => deps.router.handles(method))).register([
+      ...lifecycleMethods({ resources: deps.router, maxSubscriptions: options.maxSubscriptionsPerSession ?? 1000, store: this.store }),
+      ...this.tasks.methods(),
+    ]);
     this.stops = [
       // Whatever the store, a session that expires takes its requests, waiters and streams with it, on every node.
       this.store.onExpired((id) => this.ended(id)),
@@ -202,15 +210,10 @@ export class SessionEngine implements ChannelHost {
     // Every return below is a settled value, so `touch` runs once the answer is there.
     const held = this.hold(state.id);
     try {
-      if (message.method === Method.Initialize) {
-        return failure(message.id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: the session is already initialised' });
-      }
-      const lifecycle = LIFECYCLE_HANDLERS.get(message.method);
-      if (lifecycle) return await this.runLifecycle(state, message, lifecycle, way.exchange, principal);
-      const taskMethod = this.tasks.handles(message.method, state);
-      if (!taskMethod && !this.router.handles(message.method)) {
-        return failure(message.id, ProtocolError.methodNotFound(message.method).toJSON());
-      }
+      const request: SessionRequest = { state, message, exchange: way.exchange, principal, cancellation: way.cancellation };
+      const served = this.methods.lookup('session', message.method, request);
+      if (isRefusal(served)) return this.codec.refused(request, served);
+      if (!isRouted(served) && served.immediate) return await runMethod(this.codec, this.router, served, request);
       // A request that never returns holds its handler, its params and what it waits for: a client
       // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
       const refused = this.running.refusal(state.id, message.id, this.maxInFlightPerSession);
@@ -224,20 +227,9 @@ export class SessionEngine implements ChannelHost {
         // another node and come here over the bus, and must not overtake the subscription.
         await held;
         if (cancellation.aborted) return undefined;
-        if (taskMethod) return await this.taskMethod(state, message, way, principal);
-        const task = this.tasks.taskOf(state, message, principal);
+        const task = isRouted(served) ? this.tasks.taskOf(state, message, principal) : undefined;
         if (task && 'code' in task) return failure(message.id, task);
-        const ctx = this.contextFor(state, message, way.exchange, principal, cancellation, task?.starter);
-        const handled = this.router.handle(message.method, message.params, ctx);
-        // A call that became a task is answered with the task once it is stored; its handler goes on.
-        const outcome = task ? await Promise.race([handled, task.started]) : await handled;
-        if (task?.task) {
-          task.finish(handled);
-          return success(message.id, { task: sessionTaskView(task.task) });
-        }
-        if (cancellation.aborted) return undefined;
-        if (!('result' in outcome) && !('error' in outcome)) return undefined;
-        return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
+        return await runMethod(this.codec, this.router, served, request, task);
       } finally {
         this.running.finish(state.id, message.id);
       }
@@ -404,51 +396,6 @@ export class SessionEngine implements ChannelHost {
     this.store.touch(sessionId).catch((error) => this.diagnostics.error('session touch failed', error));
   }
 
-  /** A `tasks/*` method, through the operation pipeline; `undefined` when it was cancelled (a `tasks/result` the client gave up). */
-  private async taskMethod(state: SessionState, message: JsonRpcRequest, way: InFlight, principal: unknown): Promise<JsonRpcResponse | undefined> {
-    const operation = { kind: 'protocol' as const, method: message.method };
-    const ctx = this.contextFor(state, message, way.exchange, principal, way.cancellation);
-    const outcome = await this.router.operate(operation, message.params ?? {}, ctx, async (params) => {
-      const served = await this.tasks.serve(message.method, { state, params, principal, exchange: way.exchange, cancellation: way.cancellation });
-      if (served && 'error' in served) throw new ProtocolError(served.error.code, served.error.message, served.error.data);
-      return served?.result;
-    });
-    if (way.cancellation.aborted) return undefined;
-    if ('error' in outcome) return failure(message.id, outcome.error);
-    return outcome.result === undefined ? undefined : success(message.id, outcome.result);
-  }
-
-  /** A lifecycle method, through the operation pipeline; never refused by the in-flight cap. */
-  private async runLifecycle(state: SessionState, message: JsonRpcRequest, lifecycle: LifecycleMethod, exchange: Exchange, principal: unknown): Promise<JsonRpcResponse> {
-    const outcome = await this.router.operate(lifecycle.operation, message.params ?? {}, this.contextFor(state, message, exchange, principal), async (params) => {
-      const { result, change } = await lifecycle.handle(params, state, this.lifecycle, principal);
-      // A session that ended meanwhile stays ended: an update never brings it back.
-      if (change) await this.store.update(state.id, change);
-      return result;
-    });
-    return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
-  }
-
-  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, principal: unknown, signal?: InFlight['cancellation'], taskStarter?: TaskStarter): Context {
-    const sent = message.params?._meta;
-    const meta = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as JsonObject) : undefined;
-    const progressToken = meta?.progressToken;
-    return new Context({
-      requestId: message.id,
-      sessionId: state.id,
-      signal,
-      progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-      clientInfo: state.clientInfo,
-      clientCapabilities: state.clientCapabilities,
-      principal,
-      channel: new SessionChannel(this, state, exchange),
-      requestTimeoutMs: this.requestTimeoutMs,
-      era: 'session',
-      protocolVersion: state.protocolVersion,
-      meta,
-      taskStarter,
-    });
-  }
 }
 
 /** 128 bits from the system's CSPRNG, as visible ASCII (hex). */

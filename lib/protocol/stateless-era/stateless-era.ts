@@ -1,48 +1,32 @@
 import type { Cancellation } from '../../core/cancellation';
-import { Context } from '../../context/context';
 import type { Exchange } from '../in-flight';
-import type { SubscriptionHub, ListenFilter } from '../events/subscription-hub';
+import type { SubscriptionHub } from '../events/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';
-import { ProtocolError, requiredScopesOf } from '../../core/errors';
-import { isServerClosing } from '../../core/shutdown';
-import { failure, notification, success, type JsonRpcRequest } from '../../core/jsonrpc';
+import { ProtocolError } from '../../core/errors';
+import type { JsonRpcRequest } from '../../core/jsonrpc';
 import { Method } from '../../core/methods';
-import { statelessCapabilities, type FeatureCounts } from '../capabilities';
+import type { FeatureCounts } from '../capabilities';
 import type { SigningKey } from '../../core/signing-key';
 import type { JsonObject } from '../../core/wire.types';
-import type { OperationInfo, Router } from '../../router/router';
+import type { Router } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
-import type { Negotiation } from '../../router/extensions/extension';
+import type { BackgroundCall, Negotiation, ToolCallInfo } from '../../router/extensions/extension';
+import type { Refusal } from '../refusal';
 import type { CacheHint } from '../../metadata/cache-hint';
-import type { ClientChannel } from '../../context/client-channel';
-import type { TaskStarter } from '../../context/task-starter';
-import { answer, NOTHING, refused, scopeRefused, type DispatchOutcome } from '../dispatch-outcome';
-import { REFUSAL_OF_CODE, type RefusalKind } from '../refusal';
+import { refused, type DispatchOutcome } from '../dispatch-outcome';
 import type { ServerIdentity } from '../server-identity';
 import { InputChannel } from './input-channel';
-import type { PendingTask, TaskService } from '../tasks/task-service';
-import { taskOwner } from '../tasks/task-owner';
-import { extensionTaskView } from '../tasks/task-views';
-import { TaskChannel } from './task-channel';
-import { TaskNotifications } from './task-notifications';
-import { declaresTasks, TASK_METHODS, tasksExtensionMissing } from './task-methods';
-import { MetaKey, readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
+import { readRequestMeta, STATELESS_VERSIONS, type RequestMeta } from './request-meta';
 import { RequestStateCodec } from './request-state.codec';
 import { ResultDecorator, type CacheDefaults, type CacheHints } from './result-decoration';
+import { runMethod, type EraCodec } from '../request-runner';
+import { isRefusal, isRouted, MethodTable, ROUTED } from '../method-table';
+import type { ProtocolMethods } from '../era-methods';
+import { statelessMethods } from './stateless-methods';
+import { asInvalidParams, refusalOf, statelessCodec, type StatelessRequest } from './stateless-codec';
 
-/** The stateless era's own methods. */
-export const StatelessMethod = Object.freeze({
-  Discover: 'server/discover',
-  Listen: 'subscriptions/listen',
-} as const);
-
-/** The stateless era's own methods, as the operation pipeline sees them. */
-const DISCOVER: OperationInfo = Object.freeze({ kind: 'protocol', method: StatelessMethod.Discover });
-const LISTEN: OperationInfo = Object.freeze({ kind: 'subscription', method: StatelessMethod.Listen });
-
-/** Notifications that only the stateless era sends. */
-const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+export { StatelessMethod } from './stateless-methods';
 
 /** Requests that may end a round with `input_required` (the revision's list). */
 const INPUT_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);
@@ -84,8 +68,6 @@ export interface StatelessEraDeps {
   readonly listeners: SubscriptionHub;
   /** Tells every subscriber, in either era, that a resource changed. */
   readonly resourceUpdated: (uri: string) => Promise<void>;
-  /** Tasks, shared with the session era. */
-  readonly tasks: TaskService;
   /** Whether the tool `name` may run as a task; `undefined` for no such tool (cheap: every `tools/call` asks). */
   readonly toolTaskSupport: (name: string) => 'forbidden' | 'optional' | 'required' | undefined;
   /** The tools `principal` may know (the server's visibility resolver): a hidden tool is unknown, never a task, and has no schema for the header check. */
@@ -94,6 +76,12 @@ export interface StatelessEraDeps {
   readonly advertised?: (negotiation: Negotiation) => JsonObject | undefined;
   /** The caching hint an extension declares for its method's results. */
   readonly methodCacheHint?: (method: string) => CacheHint | undefined;
+  /** Whether a `tools/call` may go on in the background, as the server's extensions say (`ExtensionSet#backgroundCall`); throws to refuse it. */
+  readonly backgroundCall?: (call: ToolCallInfo) => BackgroundCall | undefined;
+  /** The ids a listen request asks for under the keys the server's extensions add (`ExtensionSet#listenIds`); throws to refuse it. */
+  readonly listenIds?: (asked: JsonObject, negotiation: Negotiation) => Record<string, string[]> | undefined;
+  /** The server's one method table, shared with the session era: the era registers its own methods in it (default: a table of its own over the router's methods). */
+  readonly methods?: ProtocolMethods;
 }
 
 /** Caching hints when neither the server's options nor the decorators say otherwise. */
@@ -126,16 +114,21 @@ export interface StatelessOptions {
 export class StatelessEra {
   private readonly states: RequestStateCodec;
   private readonly results: ResultDecorator;
-
-  private readonly maxListenStreams: number;
-  private readonly maxSubscriptionsPerStream: number;
+  /** What the stateless era's answers and contexts are made of. */
+  private readonly codec: EraCodec<StatelessRequest, DispatchOutcome, JsonObject>;
+  /** Every method this era serves: the router's (the extensions' among them, tasks first), discover and listen. */
+  private readonly methods: ProtocolMethods;
 
   constructor(private readonly deps: StatelessEraDeps, options: StatelessOptions) {
-    this.maxListenStreams = options.maxListenStreams ?? 10_000;
-    this.maxSubscriptionsPerStream = options.maxSubscriptionsPerStream ?? 1000;
     this.states = new RequestStateCodec(options.stateKey, options.stateTtlMs);
     this.results = new ResultDecorator(deps.hints, deps.identity.info, options.cache, deps.methodCacheHint);
-    new TaskNotifications(deps.tasks, deps.listeners);
+    this.codec = statelessCodec(this.results, this.states);
+    const { identity, counts, advertised, listeners, listenIds } = deps;
+    this.methods = (deps.methods ?? new MethodTable((method) => deps.router.handles(method))).register(statelessMethods({
+      identity, counts, advertised, listeners, listenIds, results: this.results,
+      maxListenStreams: options.maxListenStreams ?? 10_000,
+      maxSubscriptionsPerStream: options.maxSubscriptionsPerStream ?? 1000,
+    }));
   }
 
   /** What became of one request; a refusal comes back at once, without a promise (every request passes here). */
@@ -151,43 +144,27 @@ export class StatelessEra {
         data: { supported: [...STATELESS_VERSIONS], requested: meta.protocolVersion },
       });
     }
-    if (message.method === StatelessMethod.Discover) return this.discover(message, meta, facts);
-    if (message.method === StatelessMethod.Listen) return this.listen(message, meta, facts);
-    if (TASK_METHODS.has(message.method) && this.deps.counts().taskTools > 0) return this.taskMethod(message, meta, facts);
-    if (!this.deps.router.handles(message.method)) return refused('method-not-found', message.id, ProtocolError.methodNotFound(message.method).toJSON());
+    const base = requestOf(message, meta, facts);
+    const served = this.methods.lookup('stateless', message.method, base);
+    if (isRefusal(served)) return this.codec.refused(base, served);
+    if (!isRouted(served)) return runMethod(this.codec, this.deps.router, served, base);
     return this.serve(message, meta, facts);
   }
 
-  /** `tasks/get`, `tasks/update`, `tasks/cancel`: only for a request that declares the extension, and through the operation pipeline. */
-  private async taskMethod(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
-    if (!declaresTasks(meta.clientCapabilities as JsonObject)) return refused('missing-capability', message.id, tasksExtensionMissing().toJSON());
-    const serveTask = TASK_METHODS.get(message.method)!;
-    const owner = taskOwner(facts.principal, undefined);
-    const operation: OperationInfo = { kind: 'protocol', method: message.method };
-    const outcome = await this.deps.router.operate(operation, message.params ?? {}, contextOf(message, meta, facts), (params) => serveTask(this.deps.tasks, params, owner));
-    if ('error' in outcome) return servedError(message, outcome.error);
-    return answer(success(message.id, { ...outcome.result, _meta: this.results.meta() }));
-  }
-
   /**
-   * A `tools/call` of a tool that may run as a task, from a request that declares the tasks
-   * extension: the call may become a task. A tool that requires one, called without the
-   * extension, is refused (-32021).
+   * Whether a `tools/call` of a tool the caller may see may go on in the background, as the
+   * server's extensions say (the tasks extension); their refusal, or an ordinary call.
    */
-  private taskOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): PendingTask | DispatchOutcome | undefined {
+  private backgroundCallOf(message: JsonRpcRequest, meta: RequestMeta, principal: unknown): BackgroundCall | Refusal | undefined {
     const name = message.params?.name;
-    if (message.method !== Method.ToolsCall || typeof name !== 'string') return undefined;
-    const support = this.deps.toolTaskSupport(name);
-    if (support === undefined || support === 'forbidden' || !this.deps.visibility.tool(name, facts.principal)) return undefined;
-    if (!declaresTasks(meta.clientCapabilities as JsonObject)) {
-      return support === 'required' ? refused('missing-capability', message.id, tasksExtensionMissing().toJSON()) : undefined;
+    const { backgroundCall } = this.deps;
+    if (!backgroundCall || message.method !== Method.ToolsCall || typeof name !== 'string' || !this.deps.visibility.tool(name, principal)) return undefined;
+    const negotiation: Negotiation = { era: 'stateless', protocolVersion: meta.protocolVersion, clientCapabilities: meta.clientCapabilities ?? {} };
+    try {
+      return backgroundCall({ tool: name, taskSupport: this.deps.toolTaskSupport(name), principal, negotiation });
+    } catch (error) {
+      return refusalOf(error);
     }
-    return this.deps.tasks.begin({
-      owner: taskOwner(facts.principal, undefined),
-      era: 'stateless',
-      tool: name,
-      channel: (taskId) => new TaskChannel(this.deps.tasks, taskId, this.deps.resourceUpdated),
-    });
   }
 
   /** The resolved target's input schema, for the header check of a `tools/call`: the tool's own, when the caller may see it. */
@@ -196,43 +173,21 @@ export class StatelessEra {
     return message.method === Method.ToolsCall && typeof name === 'string' ? this.deps.visibility.tool(name, principal)?.descriptor.inputSchema : undefined;
   }
 
-  private async serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
-    const params = message.params ?? {};
-    let answers: JsonObject;
+  private serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
+    // Only a method that may end a round with input_required has rounds: for any other (an
+    // extension's `tasks/update`), `inputResponses` and `requestState` are its own params.
+    const rounds = INPUT_METHODS.has(message.method);
+    let answers: JsonObject = {};
     try {
-      answers = this.answersOf(message, facts.principal);
+      if (rounds) answers = this.answersOf(message, facts.principal);
     } catch (error) {
       return refused('invalid-params', message.id, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
-    const task = this.taskOf(message, meta, facts);
-    if (task && 'kind' in task) return task;
-    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', INPUT_METHODS.has(message.method), this.deps.resourceUpdated);
-    const ctx = contextOf(message, meta, facts, channel, task?.starter);
-    const handled = this.deps.router.handle(message.method, params, ctx);
-    // A call that became a task is answered with the task once it is stored; its handler goes on.
-    const outcome = task ? await Promise.race([handled, task.started]) : await handled;
-    if (task?.task) {
-      task.finish(handled);
-      return answer(success(message.id, { resultType: 'task', ...extensionTaskView(task.task), _meta: this.results.meta() }));
-    }
-    if (facts.cancellation.aborted) return NOTHING;
-    if (channel.inputRequests.size > 0) {
-      let requestState: string;
-      try {
-        requestState = this.states.seal({ method: message.method, params, principal: facts.principal }, channel.used);
-      } catch (error) {
-        return refused('invalid-params', message.id, asInvalidParams(error, 'The request cannot be continued').toJSON());
-      }
-      return answer(success(message.id, {
-        resultType: 'input_required',
-        inputRequests: Object.fromEntries([...channel.inputRequests].map(([key, input]) => [key, { method: input.method, params: input.params }])),
-        requestState,
-        _meta: this.results.meta(),
-      }));
-    }
-    if (!('result' in outcome) && !('error' in outcome)) return NOTHING;
-    if ('error' in outcome) return servedError(message, outcome.error);
-    return answer(success(message.id, this.results.decorate(message.method, outcome.result, params)));
+    const task = this.backgroundCallOf(message, meta, facts.principal);
+    if (task && 'kind' in task) return this.codec.refused(requestOf(message, meta, facts), task);
+    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', rounds, this.deps.resourceUpdated);
+    const request = requestOf(message, meta, facts, channel);
+    return runMethod(this.codec, this.deps.router, ROUTED, request, task);
   }
 
   /** The client's answers so far: those sealed in `requestState`, then those sent now. */
@@ -245,136 +200,9 @@ export class StatelessEra {
     const sealed = params.requestState === undefined ? {} : this.states.open(params.requestState, { method: message.method, params, principal });
     return { ...sealed, ...(sent as JsonObject | undefined) };
   }
-
-  /** `server/discover`, through the operation pipeline. */
-  private async discover(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
-    const outcome = await this.deps.router.operate(DISCOVER, message.params ?? {}, contextOf(message, meta, facts), async () => this.description(meta));
-    if ('error' in outcome) return servedError(message, outcome.error);
-    return answer(success(message.id, outcome.result));
-  }
-
-  private description(meta: RequestMeta): JsonObject {
-    const advertised = this.deps.advertised?.({ era: 'stateless', protocolVersion: meta.protocolVersion, clientCapabilities: meta.clientCapabilities ?? {} });
-    const result: JsonObject = {
-      resultType: 'complete',
-      supportedVersions: [...STATELESS_VERSIONS],
-      capabilities: statelessCapabilities(this.deps.counts(), advertised),
-      ttlMs: this.results.discoverHint.ttlMs,
-      cacheScope: this.results.discoverHint.scope,
-      _meta: this.results.meta(),
-    };
-    if (this.deps.identity.instructions !== undefined) result.instructions = this.deps.identity.instructions;
-    return result;
-  }
-
-  /**
-   * A long-lived stream: acknowledged first, then only what the filter asks for, every message
-   * tagged with the subscription id (the request id). Ends when the client goes away (no
-   * response) or the server closes it (a graceful closing response): the server's hub ending every
-   * stream, or a closing transport cancelling its own with a `ServerClosingError`.
-   */
-  private async listen(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): Promise<DispatchOutcome> {
-    const asked = message.params?.notifications;
-    if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
-      return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications" must be an object' });
-    }
-    const { resourceSubscriptions: uris, taskIds } = asked as JsonObject;
-    // The tasks extension's filter, where the server serves it: for a request declaring it only, checked before its shape.
-    const declared = declaresTasks(meta.clientCapabilities as JsonObject);
-    const wantsTasks = taskIds !== undefined && this.deps.counts().taskTools > 0;
-    if (wantsTasks && !declared) return refused('missing-capability', message.id, tasksExtensionMissing().toJSON());
-    if (wantsTasks && (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === 'string'))) {
-      return refused('invalid-params', message.id, { code: ErrorCode.InvalidParams, message: '"notifications.taskIds" must be an array of strings' });
-    }
-    // A stream holds its filter for as long as it is open: neither may grow without bound.
-    for (const [asks, what] of [[uris, 'resource subscriptions'], [taskIds, 'task ids']] as const) {
-      if (Array.isArray(asks) && asks.length > this.maxSubscriptionsPerStream) {
-        return refused('invalid-params', message.id, {
-          code: ErrorCode.InvalidParams,
-          message: `Too many ${what}: a listen stream may ask for at most ${this.maxSubscriptionsPerStream}`,
-          data: { maxSubscriptionsPerSession: this.maxSubscriptionsPerStream },
-        });
-      }
-    }
-    // Through the operation pipeline: its guards may refuse the stream, its interceptors see it whole.
-    const outcome = await this.deps.router.operate(LISTEN, message.params ?? {}, contextOf(message, meta, facts), () => this.stream(message, asked as JsonObject, declared, facts));
-    if ('error' in outcome) return servedError(message, outcome.error);
-    return outcome.result === undefined ? NOTHING : answer(success(message.id, outcome.result));
-  }
-
-  /** The stream itself; its closing result, or `undefined` when the client went away. */
-  private async stream(message: JsonRpcRequest, asked: JsonObject, declaresTasks: boolean, facts: StatelessFacts): Promise<JsonObject | undefined> {
-    // Checked where the stream is added, with nothing awaited in between: the cap cannot be overrun.
-    if (this.deps.listeners.size >= this.maxListenStreams) {
-      throw new ProtocolError(ErrorCode.TooManyRequests, `Too many listen streams: this server holds at most ${this.maxListenStreams}; retry later`, { maxListenStreams: this.maxListenStreams });
-    }
-    const filter = agreedFilter(asked, this.deps.counts(), declaresTasks);
-    const tag = { [MetaKey.subscriptionId]: message.id };
-    const deliver = (method: string, params: JsonObject) => {
-      if (facts.exchange.open) facts.exchange.send(notification(method, { ...params, _meta: tag }));
-    };
-    deliver(ACKNOWLEDGED, { notifications: filter as JsonObject });
-    const closedByServer = await new Promise<boolean>((resolve) => {
-      const remove = this.deps.listeners.add(filter, facts.principal, deliver, () => resolve(true));
-      facts.cancellation.onCancel(() => { remove(); resolve(isServerClosing(facts.cancellation.reason)); });
-    });
-    return closedByServer ? { resultType: 'complete', _meta: { ...this.results.meta(), ...tag } } : undefined;
-  }
 }
 
-/** Which filter flag needs which kind of thing registered. */
-const FLAG_NEEDS = Object.freeze({ toolsListChanged: 'tools', promptsListChanged: 'prompts', resourcesListChanged: 'resources' } as const);
-
-/** The subset of a requested filter this server honours: only types it advertises (the revision omits the rest; task ids need task tools). */
-function agreedFilter(asked: JsonObject, counts: FeatureCounts, declaresTasks: boolean): ListenFilter {
-  const filter: { -readonly [K in keyof ListenFilter]: ListenFilter[K] } = {};
-  for (const [flag, kind] of Object.entries(FLAG_NEEDS) as [keyof typeof FLAG_NEEDS, keyof FeatureCounts][]) {
-    if (asked[flag] === true && counts[kind] > 0) filter[flag] = true;
-  }
-  if (Array.isArray(asked.resourceSubscriptions) && counts.resources > 0) {
-    filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string'))];
-  }
-  // Task tools may have come since `listen` checked the request: the filter holds to the same rules.
-  if (Array.isArray(asked.taskIds) && counts.taskTools > 0 && declaresTasks) {
-    filter.taskIds = [...new Set(asked.taskIds.filter((id): id is string => typeof id === 'string'))];
-  }
-  return filter;
-}
-
-function asInvalidParams(error: unknown, fallback: string): ProtocolError {
-  return error instanceof ProtocolError ? error : ProtocolError.invalidParams(fallback);
-}
-
-/** The one place where an error changes between eras: resource not found is -32602 here. */
-function eraError(error: ErrorObject): ErrorObject {
-  return error.code === ErrorCode.ResourceNotFound ? { ...error, code: ErrorCode.InvalidParams } : error;
-}
-
-/** The handler's context for one request: who asked, with what, and its way back (none for discover and listen). */
-function contextOf(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts, channel?: ClientChannel, taskStarter?: TaskStarter): Context {
-  return new Context({
-    requestId: message.id,
-    signal: facts.cancellation,
-    progressToken: meta.progressToken,
-    clientInfo: meta.clientInfo,
-    clientCapabilities: meta.clientCapabilities,
-    principal: facts.principal,
-    channel,
-    era: 'stateless',
-    protocolVersion: meta.protocolVersion,
-    meta: message.params?._meta as JsonObject,
-    taskStarter,
-  });
-}
-
-/**
- * An error raised while serving: refused as such when the revision names it (a missing capability,
- * unknown or hidden methods) or the pipeline refused the call (a guard, the rate limit; a scope
- * guard's refusal as `insufficient-scope`, naming the scopes); any other is an ordinary answer.
- */
-function servedError(message: JsonRpcRequest, error: ErrorObject): DispatchOutcome {
-  const requiredScopes = requiredScopesOf(error);
-  if (requiredScopes) return scopeRefused(failure(message.id, error), requiredScopes);
-  const refusal: RefusalKind | undefined = REFUSAL_OF_CODE.get(error.code);
-  return refusal === undefined ? answer(failure(message.id, eraError(error))) : refused(refusal, message.id, eraError(error));
+/** One request as the codec sees it; `channel` for a method the router serves. */
+function requestOf(message: JsonRpcRequest, meta: RequestMeta, { principal, exchange, cancellation }: StatelessFacts, channel?: InputChannel): StatelessRequest {
+  return { message, meta, principal, exchange, cancellation, channel };
 }

@@ -10,6 +10,7 @@ import { uniqueId } from '../../core/unique-id';
 import type { JsonObject } from '../../core/wire.types';
 import type { Outcome } from '../../router/router';
 import type { SessionBus } from '../seams/session-bus';
+import type { BackgroundCall } from '../../router/extensions/extension';
 import { isTerminal, type FinishedBound, type TaskInputRequest, type TaskPage, type TaskRecord, type TaskStatus, type TaskStore } from '../seams/task-store';
 import type { TaskLimits } from './task-options';
 
@@ -25,16 +26,12 @@ export interface TaskCall {
   readonly channel: (taskId: string) => ClientChannel;
 }
 
-/** A call that may become a task: the starter its context gets, and the task once it is stored. */
-export interface PendingTask {
-  readonly starter: TaskStarter;
-  /** The task, once the handler started it (`ctx.runAsTask`); `undefined` while the call is an ordinary one. */
-  readonly task: TaskRecord | undefined;
-  /** Resolves once the task is stored; never, for a call that does not become one. */
-  readonly started: Promise<TaskRecord>;
-  /** The call's outcome goes to its task (a result, an error) when it comes. */
-  finish(outcome: Promise<Outcome>): void;
-}
+/**
+ * A call that may become a task: the starter its context gets, the task once it is stored
+ * (`running`, once the handler started it with `ctx.runAsTask`; `started` resolves then, and never
+ * for a call that does not become one), and `finish`, which hands the call's outcome to its task.
+ */
+export type PendingTask = BackgroundCall<TaskRecord>;
 
 /** What the task service is built from. */
 export interface TaskServiceDeps {
@@ -120,7 +117,7 @@ export class TaskService {
     return {
       starter,
       started,
-      get task() {
+      get running() {
         return pending.task;
       },
       finish: (outcome) => {

@@ -1,7 +1,7 @@
 import type { Diagnostics } from '../../core/diagnostics';
 import { definedOnly } from '../../core/defined-only';
 import { DefinitionError } from '../../core/errors';
-import type { WireResource, WireResourceTemplate } from '../../core/wire.types';
+import type { JsonObject, WireResource, WireResourceTemplate } from '../../core/wire.types';
 import type { FixedResourceDefinition, ResourceDefinition, TemplateResourceDefinition } from '../../definitions/definitions';
 import type { Constructor } from '../../metadata/metadata-store';
 import { parseUriTemplate } from '../../uri-template/uri-template';
@@ -17,6 +17,14 @@ export interface ExtensionHostParts {
   readonly paginator: Paginator;
   readonly diagnostics: Diagnostics;
   readonly resolve: (cls: Constructor) => object;
+  /** This node's `subscriptions/listen` streams (the protocol layer's, made on first use). */
+  readonly listeners: () => ListenStreams;
+}
+
+/** What a host asks of this node's `subscriptions/listen` streams: who names an id under a key, and telling them. */
+export interface ListenStreams {
+  watches(key: string, id: string): boolean;
+  notify(key: string, id: string, method: string, params: JsonObject, mayKnow: (principal: unknown) => boolean): void;
 }
 
 const NO_MEMBERS = Object.freeze({ guards: Object.freeze([]), interceptors: Object.freeze([]) });
@@ -25,7 +33,8 @@ const NO_SCOPES: readonly string[] = Object.freeze([]);
 
 /** The host one extension's `setup` is given: the server's registry, visibility rule, paginator and container, named for it. */
 export function extensionHost(extension: Extension, parts: ExtensionHostParts): ExtensionHost {
-  const { registry, visibility, paginator, diagnostics, resolve } = parts;
+  const { registry, visibility, paginator, diagnostics, resolve, listeners } = parts;
+  const listenKey = extension.listenFilter?.key;
   /** The class a guard sees as `getClass()` for the extension's resources. */
   const owner = (extension.constructor === Object ? ExtensionResourceOwner : extension.constructor) as Constructor;
   return {
@@ -36,6 +45,10 @@ export function extensionHost(extension: Extension, parts: ExtensionHostParts): 
     stopServingResource: (uriOrTemplate) => registry.removeResource(uriOrTemplate),
     resourcesChanged: () => registry.resourcesChanged(),
     isVisible: (item, principal) => visibility.allows(item, principal),
+    isListenedFor: (id) => listenKey !== undefined && listeners().watches(listenKey, id),
+    notifyListeners: (id, method, params, mayKnow) => {
+      if (listenKey !== undefined) listeners().notify(listenKey, id, method, params, mayKnow);
+    },
     page: (list, items, cursor) => paginator.page(`${extension.id}:${list}`, items, cursor),
     resolve: <T>(cls: new (...args: never[]) => T) => resolve(cls as unknown as Constructor) as T,
   };

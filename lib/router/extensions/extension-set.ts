@@ -8,14 +8,20 @@ import type { Constructor } from '../../metadata/metadata-store';
 import { describeMemberRef, isGuardRef, isInterceptorRef } from '../../metadata/pipeline-options';
 import type { MethodHandler } from '../handlers/method-handler';
 import type { Pipelines } from '../pipeline/pipelines';
-import type { Extension, ExtensionHost, ExtensionMethod, Negotiation } from './extension';
+import type { BackgroundCall, Extension, ExtensionHost, ExtensionMethod, Negotiation, ToolCallInfo } from './extension';
 
-/** Methods the protocol serves itself (both eras, and the tasks extension): no extension may take one. */
+/**
+ * Methods the protocol serves itself (both eras; the 2025-11-25 tasks): no extension may take one.
+ * The tasks extension's methods are the tasks extension's, which the server serves first.
+ */
 const RESERVED: ReadonlySet<string> = new Set<string>([
   ...Object.values(Method),
   'server/discover', 'subscriptions/listen',
-  'tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/result', 'tasks/list',
+  'tasks/result', 'tasks/list',
 ]);
+
+/** The keys of the protocol's own `subscriptions/listen` filter: no extension may add one. */
+const LISTEN_KEYS: ReadonlySet<string> = new Set(['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions']);
 
 /** `vendor-prefix/name`: a reverse-DNS prefix, one slash, a name (the extensions framework's form). */
 const EXTENSION_ID = /^[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -53,6 +59,10 @@ function negotiationOf(ctx: Context): Negotiation {
 export class ExtensionSet {
   private readonly extensions: readonly Extension[];
   private readonly methods = new Map<string, { readonly extension: Extension; readonly method: ExtensionMethod }>();
+  /** The extension that runs calls in the background, if one does. */
+  private background: Extension | undefined;
+  /** The keys extensions add to the listen filter, and whose each is. */
+  private readonly listenKeys = new Map<string, string>();
   private setupDone = false;
   private setupRun?: Promise<void>;
 
@@ -90,6 +100,35 @@ export class ExtensionSet {
       if (settings !== undefined) (advertised ??= {})[extension.id] = settings;
     }
     return advertised;
+  }
+
+  /**
+   * The ids a `subscriptions/listen` request asks for under the keys extensions add (`asked` is its
+   * `notifications`), per key: a key is left out when its extension advertises nothing to the
+   * request or its `accept` leaves it out; one the request must declare the extension for, and
+   * did not, throws -32021; what `accept` throws is thrown.
+   */
+  listenIds(asked: JsonObject, negotiation: Negotiation): Record<string, string[]> | undefined {
+    let ids: Record<string, string[]> | undefined;
+    for (const extension of this.extensions) {
+      const filter = extension.listenFilter;
+      if (!filter || asked[filter.key] === undefined) continue;
+      if (extension.settings && extension.settings(negotiation) === undefined) continue;
+      if (extension.clientMustDeclare && !declaresExtension(negotiation.clientCapabilities, extension.id)) throw extensionNotDeclared(extension.id);
+      const accepted = filter.accept(asked[filter.key], negotiation);
+      if (accepted !== undefined) (ids ??= {})[filter.key] = [...new Set(accepted)];
+    }
+    return ids;
+  }
+
+  /**
+   * Whether a `tools/call` may go on in the background, as the extension that runs calls there
+   * (`backgroundCalls`) says, when it advertises something to the request; what it throws is thrown.
+   */
+  backgroundCall(call: ToolCallInfo): BackgroundCall | undefined {
+    const extension = this.background;
+    if (!extension || (extension.settings && extension.settings(call.negotiation) === undefined)) return undefined;
+    return extension.backgroundCalls!.begin(call);
   }
 
   /** The caching hint an extension method's stateless results carry, if it declares one. */
@@ -159,6 +198,20 @@ export class ExtensionSet {
       problems.push(`${label}: declared twice`);
     }
     ids.add(extension.id);
+    const listen = extension.listenFilter;
+    if (listen !== undefined) {
+      const where = `${label}: listenFilter`;
+      if (typeof listen?.key !== 'string' || listen.key.length === 0) problems.push(`${where}: "key" must be a non-empty string`);
+      else if (LISTEN_KEYS.has(listen.key)) problems.push(`${where}: the protocol's filter has "${listen.key}" already`);
+      else if (this.listenKeys.has(listen.key)) problems.push(`${where}: extension ${this.listenKeys.get(listen.key)} adds "${listen.key}" already`);
+      else this.listenKeys.set(listen.key, extension.id);
+      if (typeof listen?.accept !== 'function') problems.push(`${where}: "accept" must be a function`);
+    }
+    if (extension.backgroundCalls !== undefined) {
+      if (typeof extension.backgroundCalls?.begin !== 'function') problems.push(`${label}: backgroundCalls: "begin" must be a function`);
+      else if (this.background) problems.push(`${label}: backgroundCalls: extension ${this.background.id} runs calls in the background already`);
+      else this.background = extension;
+    }
     for (const [name, method] of Object.entries(extension.methods ?? {})) {
       const where = `${label}: method "${name}"`;
       if (!METHOD_NAME.test(name) || name.startsWith('notifications/')) problems.push(`${where}: not a request method name`);

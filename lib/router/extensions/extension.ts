@@ -2,6 +2,8 @@ import type { Context } from '../../context/context';
 import type { Diagnostics } from '../../core/diagnostics';
 import type { ClientCapabilities, JsonObject, WireResource } from '../../core/wire.types';
 import type { CacheHint } from '../../metadata/cache-hint';
+import type { ErrorObject } from '../../core/error-mapper';
+import type { TaskStarter } from '../../context/task-starter';
 import type { PipelineMember } from '../pipeline/pipeline-members';
 import type { VisibleItem } from '../visibility';
 
@@ -52,6 +54,20 @@ export interface Extension {
   /** The methods it adds, by JSON-RPC method name. A name the protocol or another extension serves fails start-up. */
   readonly methods?: Readonly<Record<string, ExtensionMethod>>;
   /**
+   * Stateless era: a key it adds to the filter of `subscriptions/listen` (`params.notifications`),
+   * naming ids a stream listens for (the tasks extension's `taskIds`); what happens to them is
+   * announced with `ExtensionHost#notifyListeners`. Served as its methods are: ignored for a
+   * request the extension advertises nothing to, refused (-32021) for one that must declare it
+   * and did not.
+   */
+  readonly listenFilter?: ExtensionListenFilter;
+  /**
+   * Stateless era: lets a `tools/call` go on in the background, its request answered before its
+   * handler ends (the tasks extension). Asked for each call of a tool the caller may see, before
+   * it runs, while the extension advertises something to the request. One extension at most.
+   */
+  readonly backgroundCalls?: ExtensionBackgroundCalls;
+  /**
    * Called once, when the server starts (before it serves a request): load what the extension
    * serves, register its resources, keep the host to announce changes later. A failure fails
    * `start()` (and `listen()`, `connect()`).
@@ -68,6 +84,55 @@ export interface Negotiation {
   readonly protocolVersion: string | undefined;
   /** What the client declared: at `initialize`, or in this request's `_meta` (the stateless era's discover may carry none). */
   readonly clientCapabilities: ClientCapabilities;
+}
+
+/** A key an extension adds to the filter of `subscriptions/listen`. */
+export interface ExtensionListenFilter {
+  /** The key under `notifications` (e.g. `taskIds`): one the protocol's filter and the other extensions leave alone. */
+  readonly key: string;
+  /**
+   * The ids a stream that asked `asked` under the key listens for (duplicates are dropped), or
+   * `undefined` to leave the key out. Throw a `ProtocolError` (`invalidParams`) to refuse the stream.
+   * Asked when the stream opens, before the operation pipeline; at most `maxSubscriptionsPerSession`
+   * ids are taken (more are refused, -32602).
+   */
+  accept(asked: unknown, negotiation: Negotiation): readonly string[] | undefined;
+}
+
+/** How an extension lets a `tools/call` go on in the background. */
+export interface ExtensionBackgroundCalls {
+  /**
+   * Whether `call` may go on in the background: a `BackgroundCall` when it may (its handler
+   * decides, with `ctx.runAsTask()`), `undefined` for an ordinary call. Throw a `ProtocolError` to
+   * refuse the call (-32021, for a tool that must run in the background called by a client that
+   * did not declare the extension).
+   */
+  begin(call: ToolCallInfo): BackgroundCall | undefined;
+}
+
+/** A `tools/call` as an extension that may run it in the background sees it. */
+export interface ToolCallInfo {
+  /** The tool's name (a tool the caller may see). */
+  readonly tool: string;
+  /** What the tool declared about running as a task (`@Tool({ task })`); `undefined` when it declared nothing. */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required' | undefined;
+  readonly principal: unknown;
+  readonly negotiation: Negotiation;
+}
+
+/** What a call ends with: a result, or the JSON-RPC error it would have been answered with. */
+export type CallOutcome = { readonly result: JsonObject } | { readonly error: ErrorObject };
+
+/** A call that may go on in the background. `T` is what its request is answered with once it does. */
+export interface BackgroundCall<T = JsonObject> {
+  /** Given to the handler's context: `ctx.runAsTask()` starts the background run. */
+  readonly starter: TaskStarter;
+  /** Resolves once the call runs in the background (never, for a call that stays ordinary). */
+  readonly started: Promise<T>;
+  /** What `started` resolved with, once it has; `undefined` before (read synchronously when the call's request is answered). */
+  readonly running: T | undefined;
+  /** Called once the call runs in the background: its outcome, when it comes, is the background run's. */
+  finish(outcome: Promise<CallOutcome>): void;
 }
 
 /** One method an extension adds. */
@@ -109,6 +174,18 @@ export interface ExtensionHost {
   page<T>(list: string, items: readonly T[], cursor: unknown): { readonly items: readonly T[]; readonly nextCursor?: string };
   /** Tells every client, in every era and on every replica, that the resource list changed (when the lister's answer changed). */
   resourcesChanged(): void;
+  /**
+   * Whether a `subscriptions/listen` stream on this node names `id` under the extension's listen
+   * key (`listenFilter`): only then is it worth reading what changed.
+   */
+  isListenedFor(id: string): boolean;
+  /**
+   * Sends the notification `method` with `params` on this node's `subscriptions/listen` streams
+   * naming `id` under the extension's listen key, to those whose principal `mayKnow` passes (each
+   * tagged with its stream's subscription id). Every node hears its own streams: call it where the
+   * change is heard on each node (through the extension's state seam), not only where it is made.
+   */
+  notifyListeners(id: string, method: string, params: JsonObject, mayKnow: (principal: unknown) => boolean): void;
   /** Whether the server's `visible` rule lets `principal` know `item`: hidden means unknown, everywhere. */
   isVisible(item: VisibleItem, principal: unknown): boolean;
   /** An instance of `cls` from the server's container (or its `resolve` option): the extension's services, DI-wired. */

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsString } from 'class-validator';
-import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener, type TaskRecord } from '../../../lib';
+import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener, type JsonObject, type TaskRecord } from '../../../lib';
 import { SubscriptionHub } from '../../../lib/protocol/events/subscription-hub';
-import { TaskNotifications } from '../../../lib/protocol/stateless-era/task-notifications';
+import { TaskNotifications } from '../../../lib/protocol/tasks/task-notifications';
 import { Gate } from '../../support/gate';
 import { openSse } from '../support/raw-http';
 import { call, meta, VERSION } from '../support/stateless-client';
@@ -175,6 +175,12 @@ describe('the tasks extension (2026-07-28): notifications/tasks on subscriptions
 });
 
 describe('TaskNotifications', () => {
+  /** The hub's streams as the tasks extension's host shows them (its key, `taskIds`). */
+  const listenersOf = (hub: SubscriptionHub) => ({
+    isListenedFor: (id: string) => hub.watches('taskIds', id),
+    notifyListeners: (id: string, method: string, params: JsonObject, mayKnow: (principal: unknown) => boolean) => hub.notify('taskIds', id, method, params, mayKnow),
+  });
+
   /** A task service whose reads the spec answers, in any order. */
   function slowTasks() {
     const reads: Array<{ id: string; answer: (task: TaskRecord | undefined) => void }> = [];
@@ -195,8 +201,8 @@ describe('TaskNotifications', () => {
     it('does not read it', () => {
       const tasks = slowTasks();
       const hub = new SubscriptionHub();
-      new TaskNotifications(tasks.service, hub);
-      hub.add({ taskIds: ['other'] }, undefined, () => {}, () => {});
+      new TaskNotifications(tasks.service, listenersOf(hub));
+      hub.add({ extensionIds: { taskIds: ['other'] } }, undefined, () => {}, () => {});
       tasks.change('t1');
       expect(tasks.reads).to.deep.equal([]);
     });
@@ -206,9 +212,9 @@ describe('TaskNotifications', () => {
     it('still delivers the snapshots in the order the changes were heard', async () => {
       const tasks = slowTasks();
       const hub = new SubscriptionHub();
-      new TaskNotifications(tasks.service, hub);
+      new TaskNotifications(tasks.service, listenersOf(hub));
       const heard: string[] = [];
-      hub.add({ taskIds: ['t1'] }, undefined, (_method, params) => heard.push(params.status as string), () => {});
+      hub.add({ extensionIds: { taskIds: ['t1'] } }, undefined, (_method, params) => heard.push(params.status as string), () => {});
       const first = tasks.change('t1');
       const second = tasks.change('t1');
       tasks.reads[1].answer(record('t1', 'completed'));

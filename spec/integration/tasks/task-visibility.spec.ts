@@ -47,5 +47,16 @@ describe('tools a visibility rule hides', () => {
         await client.close();
       }
     });
+
+    it('answers a hidden tool that requires a task, called without the extension, as an unknown tool, not -32021', async () => {
+      const client = await connect(server(), { era: 'stateless' });
+      try {
+        const reply = await client.callTool({ name: 'purge', arguments: {} }).then(() => undefined, (error: { code?: number; message?: string }) => error);
+        expect(reply).to.deep.include({ code: -32602 });
+        expect(reply!.message).to.include('Unknown tool: purge');
+      } finally {
+        await client.close();
+      }
+    });
   });
 });

@@ -28,7 +28,6 @@ function era(options: Partial<StatelessOptions> = {}, tools: Record<string, Fake
     hints: { listCacheHint: () => undefined, hasListers: false, resolveResource: () => undefined },
     listeners: at.events.listeners,
     resourceUpdated: async () => {},
-    tasks: at.tasks,
     toolTaskSupport: () => 'forbidden',
     visibility: EVERY_TOOL_VISIBLE,
   }, { cache: DEFAULT_CACHE, ...options });

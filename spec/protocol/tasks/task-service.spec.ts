@@ -31,7 +31,7 @@ async function started(service: TaskService, call: Partial<TaskCall> = {}) {
   const side = await pending.starter.start();
   let end!: (outcome: Outcome) => void;
   pending.finish(new Promise<Outcome>((resolve) => (end = resolve)));
-  return { id: side.taskId, side, task: pending.task!, end };
+  return { id: side.taskId, side, task: pending.running!, end };
 }
 
 describe('TaskService', () => {
@@ -46,7 +46,7 @@ describe('TaskService', () => {
       it('stores it working, run by this node, with an unguessable id, and resolves started with it', async () => {
         cluster = nodes();
         const pending = cluster.a.begin(CALL);
-        expect(pending.task).to.equal(undefined);
+        expect(pending.running).to.equal(undefined);
         const side = await pending.starter.start();
         const task = await pending.started;
         expect(task).to.include({ id: side.taskId, status: 'working', owner: 'principal:ada', runner: cluster.a.node });

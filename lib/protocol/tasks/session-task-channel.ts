@@ -3,9 +3,9 @@ import { ToolError } from '../../core/errors';
 import { notification, request, type JsonRpcMessage } from '../../core/jsonrpc';
 import type { Method, Notification } from '../../core/methods';
 import type { JsonObject, LoggingLevel } from '../../core/wire.types';
-import type { TaskService } from '../tasks/task-service';
-import { RELATED_TASK } from '../tasks/task-views';
-import { PendingRequests } from './pending-requests';
+import type { TaskService } from './task-service';
+import { RELATED_TASK } from './task-views';
+import { PendingRequests } from '../session-era/pending-requests';
 import type { SessionState } from '../seams/session-state';
 
 /** What a task's channel needs from the session era. */

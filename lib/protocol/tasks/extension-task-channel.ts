@@ -1,8 +1,8 @@
 import type { ChannelRequestOptions, ClientChannel } from '../../context/client-channel';
 import type { Method, Notification } from '../../core/methods';
 import type { JsonObject } from '../../core/wire.types';
-import type { TaskService } from '../tasks/task-service';
-import { missingCapabilities } from './input-channel';
+import type { TaskService } from './task-service';
+import { missingCapabilities } from '../stateless-era/input-channel';
 
 /**
  * The way back to the client of a task in the tasks extension: what the handler asks waits in

@@ -9,16 +9,17 @@ import type { JsonObject } from '../../core/wire.types';
 import type { Outcome } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
 import { TASKS_SINCE } from '../capabilities';
+import type { SessionEraMethod } from '../era-methods';
 import type { ServerEvents } from '../events/server-events';
 import type { Exchange } from '../in-flight';
 import type { SessionBus } from '../seams/session-bus';
 import type { SessionState } from '../seams/session-state';
 import type { TaskRecord } from '../seams/task-store';
-import { taskOwner } from '../tasks/task-owner';
-import { foundTask, taskIdOf } from '../tasks/task-params';
-import type { PendingTask, TaskService } from '../tasks/task-service';
-import { RELATED_TASK, sessionTaskView } from '../tasks/task-views';
-import type { PendingRequests } from './pending-requests';
+import { taskOwner } from './task-owner';
+import { foundTask, taskIdOf } from './task-params';
+import type { PendingTask, TaskService } from './task-service';
+import { RELATED_TASK, sessionTaskView } from './task-views';
+import type { PendingRequests } from '../session-era/pending-requests';
 import { SessionTaskChannel, type TaskChannelHost } from './session-task-channel';
 
 /** One request of the session era's task methods: who asks, with what, and its way back. */
@@ -92,13 +93,22 @@ export class SessionTasks implements TaskChannelHost {
     this.stop = deps.service.onChange((id) => void this.announceStatus(id));
   }
 
-  /** Whether this request is a task method the session's revision has (the others fall through to -32601). */
-  handles(method: string, state: SessionState): boolean {
-    return TASK_METHODS.has(method) && state.protocolVersion >= TASKS_SINCE && this.deps.hasTaskTools();
-  }
-
-  serve(method: string, request: TaskRequest): Promise<Outcome | undefined> {
-    return TASK_METHODS.get(method)!(this, request, taskOwner(request.principal, request.state.id));
+  /**
+   * The 2025-11-25 task methods, for the method table: served to a session whose revision has
+   * tasks while a tool may run as one (otherwise unknown, -32601), through the pipeline.
+   */
+  methods(): SessionEraMethod[] {
+    return [...TASK_METHODS].map(([method, serve]): SessionEraMethod => ({
+      method,
+      era: 'session',
+      kind: 'protocol',
+      available: ({ state }) => state.protocolVersion >= TASKS_SINCE && this.deps.hasTaskTools(),
+      serve: async (params, { state, principal, exchange, cancellation }) => {
+        const served = await serve(this, { state, params, principal, exchange, cancellation }, taskOwner(principal, state.id));
+        if (served && 'error' in served) throw new ProtocolError(served.error.code, served.error.message, served.error.data);
+        return served?.result;
+      },
+    }));
   }
 
   /**
