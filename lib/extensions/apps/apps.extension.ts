@@ -27,8 +27,11 @@ export class AppsExtension implements Extension {
   private readonly records = new ToolUiRecords();
   /** Each tool's listing with its View, by the listing it was made from (a new listing, a new entry). */
   private readonly listed = new WeakMap<WireTool, WireTool>();
-  private views: readonly AppView[] = [];
+  /** The Views served now, by URI. */
+  private views = new Map<string, AppView>();
   private uiTools = 0;
+  private host?: ExtensionHost;
+  private refreshing: Promise<unknown> = Promise.resolve();
 
   constructor(options: AppsOptions = {}) {
     this.options = resolveAppsOptions(options);
@@ -41,11 +44,23 @@ export class AppsExtension implements Extension {
 
   /** Reads and checks every `@ToolUi` (all problems in one `DefinitionError`) and serves the Views. */
   async setup(host: ExtensionHost): Promise<void> {
-    const compiled = await compileViews(host.tools(), this.records, this.options.sdkModule);
-    if (compiled.problems.length > 0) throw new DefinitionError(compiled.problems.map((problem) => `apps: ${problem}`));
-    this.views = compiled.views;
-    this.uiTools = compiled.uiTools;
-    if (this.views.length > 0) host.serveResources(this.views.map(viewResource));
+    this.host = host;
+    await this.load(host);
+  }
+
+  /**
+   * Reads every `@ToolUi` of the tools the server serves now again, and serves what changed:
+   * call it after `server.add()` of a class with Views (or `removeTool`), or to pick up edited
+   * View files. When any problem is found, nothing changes and the `DefinitionError` lists them
+   * all. Refreshes run one at a time. Until a tool's own View is served, the tool is listed
+   * without `_meta.ui` (its text is what clients get). Behind a load balancer, refresh every replica.
+   */
+  refresh(): Promise<void> {
+    const host = this.host;
+    if (host === undefined) return Promise.reject(new Error('apps: refresh() before the server started'));
+    const next = this.refreshing.then(() => this.load(host));
+    this.refreshing = next.catch(() => undefined);
+    return next;
   }
 
   /**
@@ -56,8 +71,25 @@ export class AppsExtension implements Extension {
     const options = this.records.get(tool.owner, tool.member);
     if (options === undefined) return tool.descriptor;
     const binding = bindingOf(tool.name, options);
+    // A View of its own not served (yet): no _meta.ui pointing at nothing.
+    if ((options.html !== undefined || options.file !== undefined) && !this.views.has(binding.resourceUri)) return tool.descriptor;
     if (binding.appOnly && this.options.hideAppOnlyTools && !rendersApps(negotiation.clientCapabilities)) return undefined;
     return this.withUi(tool.descriptor, binding);
+  }
+
+  /** Compiles the Views of the tools served now and swaps them in: those gone stop, new and changed ones are served. */
+  private async load(host: ExtensionHost): Promise<void> {
+    const compiled = await compileViews(host.tools(), this.records, this.options.sdkModule);
+    if (compiled.problems.length > 0) throw new DefinitionError(compiled.problems.map((problem) => `apps: ${problem}`));
+    const next = new Map(compiled.views.map((view) => [view.uri, view]));
+    for (const [uri, served] of this.views) {
+      const replacement = next.get(uri);
+      if (replacement === undefined || !sameView(served, replacement)) host.stopServingResource(uri);
+    }
+    const added = compiled.views.filter((view) => !sameView(this.views.get(view.uri), view));
+    if (added.length > 0) host.serveResources(added.map(viewResource));
+    this.views = next;
+    this.uiTools = compiled.uiTools;
   }
 
   private withUi(descriptor: WireTool, binding: ToolUiBinding): WireTool {
@@ -68,6 +100,11 @@ export class AppsExtension implements Extension {
     }
     return listed;
   }
+}
+
+/** Whether two Views would be served alike. */
+function sameView(a: AppView | undefined, b: AppView): boolean {
+  return a !== undefined && a.html === b.html && a.name === b.name && a.description === b.description && JSON.stringify(a.ui) === JSON.stringify(b.ui);
 }
 
 /** A View as a resource: listed and read with the Apps MIME type, its `_meta.ui` on both. */
