@@ -34,6 +34,8 @@ export interface HostedView {
   readonly bridge: AppBridge;
   /** Resolves when the View has sent `ui/notifications/initialized`; rejects on the first error the page reports before. */
   readonly initialized: Promise<void>;
+  /** What the View asked the host to add to the model's context (`ui/update-model-context`), in order. */
+  readonly modelContext: readonly unknown[];
   /** The View's frame, once it is loaded. */
   frame(): Frame;
   close(): Promise<void>;
@@ -59,7 +61,14 @@ export async function hostView(page: Page, client: Client, html: string, csp = D
   await page.exposeFunction('__toHost', (message: unknown) => relay.onmessage?.(message as never));
   await page.setContent(HOST_PAGE);
   // The spec's client is the package's CommonJS build, the bridge's types name its ES module build: the same class.
-  const bridge = new AppBridge(client as unknown as BridgeClient, { name: 'phantom-test-host', version: '1.0.0' }, { serverTools: {}, openLinks: {}, logging: {} });
+  const bridge = new AppBridge(client as unknown as BridgeClient, { name: 'phantom-test-host', version: '1.0.0' }, {
+    serverTools: {}, openLinks: {}, logging: {}, updateModelContext: { text: {} },
+  });
+  const modelContext: unknown[] = [];
+  bridge.onupdatemodelcontext = async (params) => {
+    modelContext.push(params);
+    return {};
+  };
   // A View that fails before initializing says why at once, instead of leaving the spec to time out.
   const initialized = new Promise<void>((resolve, reject) => {
     bridge.addEventListener('initialized', () => resolve());
@@ -72,6 +81,7 @@ export async function hostView(page: Page, client: Client, html: string, csp = D
   return {
     bridge,
     initialized,
+    modelContext,
     frame: () => page.frames().find((frame) => frame !== page.mainFrame())!,
     close: () => bridge.close(),
   };
