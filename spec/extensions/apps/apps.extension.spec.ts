@@ -10,6 +10,7 @@ import { APP_MIME_TYPE, apps, type AppsExtension } from '../../../lib/extensions
 import type { AppsOptions } from '../../../lib/extensions/apps/apps-options';
 import type { ExtensionTool, FixedExtensionResource, Negotiation } from '../../../lib/router/extensions/extension';
 import { Context } from '../../../lib/context/context';
+import { PhantomServer } from '../../../lib/server/phantom-server';
 import { recordingHost, type RecordingHost } from '../../support/skill-folders';
 
 const VIEW = '<!doctype html><html><head><meta charset="utf-8"></head><body><p>counter</p></body></html>';
@@ -154,6 +155,18 @@ describe('AppsExtension', () => {
         `apps: Bad#missing: @ToolUi file /nonexistent/phantom/view.html cannot be read: ENOENT: no such file or directory, open '/nonexistent/phantom/view.html'`,
         'apps: Clash#again: @ToolUi serves a View at ui://tools/show.html, which Counter#show serves already (name it with resourceUri and no html or file to share it)',
       ]);
+    });
+
+    it('is refused at construction when on a property, as a misplaced @Tool is', () => {
+      class Misplaced {
+        @Tool({ description: 'Show' })
+        show() { return ''; }
+
+        @ToolUi({ html: VIEW })
+        declare view: string;
+      }
+      expect(() => new PhantomServer({ name: 'x', version: '1', providers: [Misplaced], extensions: [apps()] }))
+        .to.throw(DefinitionError).with.property('problems').that.deep.equals(['Misplaced#view: @ToolUi belongs on a method']);
     });
 
     context('when a View asks for the app-side SDK', () => {
