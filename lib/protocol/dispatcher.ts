@@ -3,11 +3,11 @@ import { toErrorObject, type ErrorObject } from '../core/error-mapper';
 import { StoreUnavailableError } from '../core/errors';
 import { classify, failure, success, type Classified, type JsonRpcRequest } from '../core/jsonrpc';
 import { Method, Notification } from '../core/methods';
-import type { Arrival } from './arrival';
 import type { HeapGuard } from './heap-guard';
 import { ACCEPTED, answer, closing, NOTHING, refused, servedAnswer, type DispatchOutcome } from './dispatch-outcome';
 import { detectEra } from './era';
-import { NO_EXCHANGE, type StandaloneHold, type StandaloneSink } from './exchange';
+import type { Arrival } from './arrival';
+import { NO_EXCHANGE, type StandaloneStream, type StandaloneSink } from './in-flight';
 import type { PipeBinding } from './pipe-binding';
 import { SessionRefusal, type RefusalKind } from './refusal';
 import type { RunningRequests } from './running-requests';
@@ -121,7 +121,7 @@ export class Dispatcher {
   }
 
   /** The session's standalone stream (HTTP's GET stream) is carried by this node from now on; see `SessionEngine#holdStandalone`. */
-  holdStandalone(sessionId: string, stream: StandaloneHold): Promise<void> {
+  holdStandalone(sessionId: string, stream: StandaloneStream): Promise<void> {
     return this.engine.holdStandalone(sessionId, stream);
   }
 
@@ -200,12 +200,12 @@ export class Dispatcher {
       return ACCEPTED;
     }
     const message = (incoming as Extract<Classified, { kind: 'request' }>).message;
-    const way = arrival.open('request', state.id, message.id);
-    if (!way) return closing(message.id);
+    const inFlight = arrival.open('request', state.id, message.id);
+    if (!inFlight) return closing(message.id);
     try {
       // The principal of this request, not the session's first: a refreshed token (a step-up
       // with more scopes) is what the scope checks and `ctx.auth` must see.
-      const response = await this.engine.request(state, message, way, arrival.principal);
+      const response = await this.engine.request(state, message, inFlight, arrival.principal);
       return response ? servedAnswer(response) : NOTHING;
     } catch (error) {
       return answer(failure(message.id, toErrorObject(error, message.method, this.diagnostics)));
@@ -234,10 +234,10 @@ export class Dispatcher {
     const requests = items.some((item) => item.kind === 'request');
     const overloaded = requests ? this.heap.refusal() : undefined;
     if (overloaded) return refused('overloaded', null, overloaded);
-    const way = requests ? arrival.open('batch', state.id, null) : undefined;
-    if (!way && requests) return closing(null);
-    const batch = await admitBatch(this.engine, state, items, way?.exchange ?? NO_EXCHANGE, this.diagnostics, arrival.principal);
-    way?.admitted?.(batch);
+    const inFlight = requests ? arrival.open('batch', state.id, null) : undefined;
+    if (!inFlight && requests) return closing(null);
+    const batch = await admitBatch(this.engine, state, items, inFlight?.exchange ?? NO_EXCHANGE, this.diagnostics, arrival.principal);
+    inFlight?.admitted?.(batch);
     const responses = await batch.answers;
     if (batch.requests > 0) return responses.length > 0 ? answer(responses) : NOTHING;
     // Only notifications and responses: accepted, unless some element was not a valid message.
@@ -272,11 +272,11 @@ export class Dispatcher {
       const refusal = this.running.refusal(binding.scope, message.id, this.engine.maxInFlightPerSession, 'connection');
       if (refusal) return answer(failure(message.id, refusal));
     }
-    const way = arrival.open(message.method === StatelessMethod.Listen ? 'listen' : 'stateless', undefined, message.id);
-    if (!way) return closing(message.id);
-    if (binding) this.running.start(binding.scope, message.id, way.cancellation);
+    const inFlight = arrival.open(message.method === StatelessMethod.Listen ? 'listen' : 'stateless', undefined, message.id);
+    if (!inFlight) return closing(message.id);
+    if (binding) this.running.start(binding.scope, message.id, inFlight.cancellation);
     try {
-      return await this.stateless.request(message, { principal: arrival.principal, headers: arrival, cancellation: way.cancellation, exchange: way.exchange });
+      return await this.stateless.request(message, { principal: arrival.principal, headers: arrival, cancellation: inFlight.cancellation, exchange: inFlight.exchange });
     } catch (error) {
       return this.failed(error, message);
     } finally {

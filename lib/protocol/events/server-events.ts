@@ -1,7 +1,7 @@
 import type { Diagnostics } from '../../core/diagnostics';
 import { notification, type JsonRpcMessage, type JsonRpcNotification } from '../../core/jsonrpc';
 import { LIST_CHANGED, Notification, type ListKind } from '../../core/methods';
-import type { StandaloneSink } from '../exchange';
+import type { StandaloneSink } from '../in-flight';
 import type { SessionStore } from '../seams/session-store';
 import type { ServerMessage, SessionBus } from '../seams/session-bus';
 import { SubscriptionHub } from './subscription-hub';

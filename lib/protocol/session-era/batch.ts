@@ -1,6 +1,6 @@
 import { Cancellation } from '../../core/cancellation';
 import type { Diagnostics } from '../../core/diagnostics';
-import type { Exchange } from '../exchange';
+import type { AdmittedBatch, Exchange } from '../in-flight';
 import type { SessionEngine } from './session-engine';
 import { ErrorCode } from '../../core/error-codes';
 import { toErrorObject, type ErrorObject } from '../../core/error-mapper';
@@ -25,16 +25,6 @@ export function classifyBatch(values: readonly unknown[], maxDepth: number): Cla
   });
 }
 
-/** A batch once admitted: whether it held requests, and every answer it gets (invalid elements' errors first). */
-export interface AdmittedBatch {
-  readonly requests: number;
-  readonly answers: Promise<JsonRpcResponse[]>;
-  /**
-   * Gives up on the requests still running (the server is closing): cancels each with `reason`
-   * (its handler's `ctx.signal`) and returns the batch's answers now, `error` for each of those.
-   */
-  giveUp(reason: Error, error: ErrorObject): JsonRpcResponse[];
-}
 
 /** One request of a batch: its cancellation, and its answer once it has one (`null`: cancelled, none). */
 interface Slot {

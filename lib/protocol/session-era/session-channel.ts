@@ -3,7 +3,7 @@ import { ToolError } from '../../core/errors';
 import { notification, request } from '../../core/jsonrpc';
 import { Method, type Notification } from '../../core/methods';
 import type { JsonObject, LoggingLevel } from '../../core/wire.types';
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../in-flight';
 import { PendingRequests } from './pending-requests';
 import type { SessionState } from '../seams/session-state';
 

@@ -12,7 +12,7 @@ import type { Negotiation } from '../../router/extensions/extension';
 import { sessionCapabilities, type FeatureCounts } from '../capabilities';
 import type { ServerEvents } from '../events/server-events';
 import type { BusSubscription, ServerMessage, SessionBus, SessionMessage } from '../seams/session-bus';
-import type { Exchange, StandaloneHold, StandaloneSink, Way } from '../exchange';
+import type { Exchange, StandaloneStream, StandaloneSink, InFlight } from '../in-flight';
 import type { RefusalKind } from '../refusal';
 import type { RunningRequests } from '../running-requests';
 import type { ServerIdentity } from '../server-identity';
@@ -196,7 +196,7 @@ export class SessionEngine implements ChannelHost {
    * and `notifications/cancelled` cancels it too. `principal` is who sent this request (the
    * session's owner, by identity): its current token's scopes and claims are what the call sees.
    */
-  async request(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown = state.principal): Promise<JsonRpcResponse | undefined> {
+  async request(state: SessionState, message: JsonRpcRequest, way: InFlight, principal: unknown = state.principal): Promise<JsonRpcResponse | undefined> {
     // One async frame for the whole request (it used to call a second one for the answer): a
     // client that waits for each answer (stdio) pays every frame and every turn in its round trip.
     // Every return below is a settled value, so `touch` runs once the answer is there.
@@ -288,7 +288,7 @@ export class SessionEngine implements ChannelHost {
    * stream, opened or resumed here), the node that carried it before letting it go; resolves once
    * a message sent from then on, from any node, reaches `stream` (see `StandaloneHolds#hold`).
    */
-  holdStandalone(sessionId: string, stream: StandaloneHold): Promise<void> {
+  holdStandalone(sessionId: string, stream: StandaloneStream): Promise<void> {
     return this.standalone.hold(sessionId, stream);
   }
 
@@ -405,7 +405,7 @@ export class SessionEngine implements ChannelHost {
   }
 
   /** A `tasks/*` method, through the operation pipeline; `undefined` when it was cancelled (a `tasks/result` the client gave up). */
-  private async taskMethod(state: SessionState, message: JsonRpcRequest, way: Way, principal: unknown): Promise<JsonRpcResponse | undefined> {
+  private async taskMethod(state: SessionState, message: JsonRpcRequest, way: InFlight, principal: unknown): Promise<JsonRpcResponse | undefined> {
     const operation = { kind: 'protocol' as const, method: message.method };
     const ctx = this.contextFor(state, message, way.exchange, principal, way.cancellation);
     const outcome = await this.router.operate(operation, message.params ?? {}, ctx, async (params) => {
@@ -429,7 +429,7 @@ export class SessionEngine implements ChannelHost {
     return 'result' in outcome ? success(message.id, outcome.result) : failure(message.id, outcome.error);
   }
 
-  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, principal: unknown, signal?: Way['cancellation'], taskStarter?: TaskStarter): Context {
+  private contextFor(state: SessionState, message: JsonRpcRequest, exchange: Exchange, principal: unknown, signal?: InFlight['cancellation'], taskStarter?: TaskStarter): Context {
     const sent = message.params?._meta;
     const meta = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as JsonObject) : undefined;
     const progressToken = meta?.progressToken;

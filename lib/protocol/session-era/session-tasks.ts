@@ -10,7 +10,7 @@ import type { Outcome } from '../../router/router';
 import type { ToolVisibility } from '../../router/visibility';
 import { TASKS_SINCE } from '../capabilities';
 import type { ServerEvents } from '../events/server-events';
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../in-flight';
 import type { SessionBus } from '../seams/session-bus';
 import type { SessionState } from '../seams/session-state';
 import type { TaskRecord } from '../seams/task-store';

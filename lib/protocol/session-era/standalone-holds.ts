@@ -1,7 +1,7 @@
 import type { Diagnostics } from '../../core/diagnostics';
 import { uniqueId } from '../../core/unique-id';
 import type { ServerEvents } from '../events/server-events';
-import type { StandaloneHold } from '../exchange';
+import type { StandaloneStream } from '../in-flight';
 import type { SessionBus, SessionMessage } from '../seams/session-bus';
 
 /** What the holds need: the bus, this node's subscription to a session, where sinks attach, where failures go. */
@@ -18,9 +18,9 @@ type Moved = Extract<SessionMessage, { kind: 'standalone-moved' }>;
 /** One session's standalone stream as this node knows it. */
 interface Holding {
   /** The stream this node was last asked to hold. */
-  wanted: StandaloneHold;
+  wanted: StandaloneStream;
   /** The one it delivers to, while it holds the session's standalone stream. */
-  current?: StandaloneHold;
+  current?: StandaloneStream;
   /** Its announcements not heard back yet. */
   announced: number;
 }
@@ -46,7 +46,7 @@ export class StandaloneHolds {
    * reaches `stream`. When the bus cannot carry it, this node holds the stream at once (a node
    * that held it may then deliver too, which beats a stream that nobody feeds).
    */
-  async hold(sessionId: string, stream: StandaloneHold): Promise<void> {
+  async hold(sessionId: string, stream: StandaloneStream): Promise<void> {
     let holding = this.holdings.get(sessionId);
     if (holding) holding.wanted = stream;
     else this.holdings.set(sessionId, (holding = { wanted: stream, announced: 0 }));

@@ -1,4 +1,4 @@
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../in-flight';
 
 /** Where the end of one URL elicitation is announced: on the request's own exchange while it is open, else to its session. */
 export interface UrlElicitationTarget {

@@ -1,5 +1,5 @@
 import type { ChannelRequestOptions, ClientChannel } from '../../context/client-channel';
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../in-flight';
 import { ErrorCode } from '../../core/error-codes';
 import { InputRequiredSignal, ProtocolError } from '../../core/errors';
 import { notification } from '../../core/jsonrpc';

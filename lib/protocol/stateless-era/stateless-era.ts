@@ -1,6 +1,6 @@
 import type { Cancellation } from '../../core/cancellation';
 import { Context } from '../../context/context';
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../in-flight';
 import type { SubscriptionHub, ListenFilter } from '../events/subscription-hub';
 import { ErrorCode } from '../../core/error-codes';
 import type { ErrorObject } from '../../core/error-mapper';

@@ -2,35 +2,32 @@ import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
 import type { RequestId, JsonRpcRequest } from '../../core/jsonrpc';
 import type { ErrorObject } from '../../core/error-mapper';
 import type { JsonObject } from '../../core/wire.types';
-import type { Arrival, CallKind } from '../../protocol/arrival';
+import type { Arrival, InFlightKind } from '../../protocol/arrival';
 import type { RequestMeta } from '../../protocol/stateless-era/request-meta';
-import { BatchCall, PostedCall, type HttpWay } from './http-calls';
+import type { Drain } from '../drain';
+import type { AnswerStreams } from './answer-streams';
+import { BatchCall, PostedCall, type HttpInFlight } from './http-calls';
+import { HttpExchange } from './http-exchange';
 import { checkMirroredHeaders } from './mirrored-headers';
-import { PostExchange } from './post-exchange';
-import type { SseStream } from './sse-stream';
-import { StatelessExchange } from './stateless-exchange';
-import type { UnreadLimit } from './unread-watch';
 
-/** What a POST needs of its handler: whether it still takes requests, its running calls, new SSE streams. */
+/** What a POST needs of its handler: its drain, and how an answer turns into a stream in each era. */
 export interface PostHost {
-  readonly accepting: boolean;
-  /** Registers a call that closing waits for (`listen`: a `subscriptions/listen` stream, which never finishes). */
-  track(call: HttpWay, listen: boolean): void;
-  untrack(call: HttpWay, listen: boolean): void;
-  /** A new SSE stream of a session (a POST exchange switching to SSE). */
-  open(sessionId: string): SseStream;
-  /** What a stateless-era SSE answer may leave unread before its connection is dropped. */
-  readonly sseUnread: UnreadLimit;
+  /** Whether the handler still takes requests, and what it has in flight. */
+  readonly drain: Drain<HttpInFlight>;
+  /** Session era: a resumable stream of the session. */
+  readonly sessionStreams: AnswerStreams;
+  /** Stateless era: a plain stream on the connection. */
+  readonly statelessStreams: AnswerStreams;
 }
 
 /**
  * What one POST tells the dispatcher: who sent it, the session and version it names, and, once
- * the dispatcher admits a request, the way back it opens (registered with the handler's running
- * calls right then, so closing cannot miss it).
+ * the dispatcher admits a request, the way back it opens (registered with the handler's drain
+ * right then, so closing cannot miss it).
  */
 export class PostArrival implements Arrival {
-  /** The way back opened for the request, if the dispatcher admitted one. */
-  way?: HttpWay;
+  /** The request in flight, if the dispatcher admitted one. */
+  call?: HttpInFlight;
   private listen = false;
 
   constructor(
@@ -45,29 +42,32 @@ export class PostArrival implements Arrival {
   ) {}
 
   get accepting(): boolean {
-    return this.host.accepting;
+    return this.host.drain.accepting;
   }
 
   checkHeaders(message: JsonRpcRequest, meta: RequestMeta, toolInputSchema: JsonObject | undefined): ErrorObject | undefined {
     return checkMirroredHeaders(this.req, message, meta, toolInputSchema);
   }
 
-  open(kind: CallKind, sessionId: string | undefined, id: RequestId | null): HttpWay | undefined {
-    if (!this.host.accepting) return undefined;
-    const way = kind === 'stateless' || kind === 'listen' ? new StatelessExchange(this.res, this.cors, id as RequestId, this.host.sseUnread) : this.sessionWay(kind, sessionId as string, id);
+  open(kind: InFlightKind, sessionId: string | undefined, id: RequestId | null): HttpInFlight | undefined {
+    const { drain } = this.host;
+    if (!drain.accepting) return undefined;
+    const call = kind === 'stateless' || kind === 'listen'
+      ? new PostedCall(this.res, new HttpExchange(this.res, this.cors, this.host.statelessStreams), id as RequestId, true)
+      : this.sessionCall(kind, sessionId as string, id);
     this.listen = kind === 'listen';
-    this.host.track(way, this.listen);
-    this.way = way;
-    return way;
+    drain.track(call, this.listen);
+    this.call = call;
+    return call;
   }
 
   /** The request is answered (or given up on): closing no longer waits for it. */
   release(): void {
-    if (this.way) this.host.untrack(this.way, this.listen);
+    if (this.call) this.host.drain.untrack(this.call, this.listen);
   }
 
-  private sessionWay(kind: CallKind, sessionId: string, id: RequestId | null): HttpWay {
-    const exchange = new PostExchange(this.res, sessionId, this.host, { ...this.cors, [this.sessionHeader]: sessionId });
+  private sessionCall(kind: InFlightKind, sessionId: string, id: RequestId | null): HttpInFlight {
+    const exchange = new HttpExchange(this.res, { ...this.cors, [this.sessionHeader]: sessionId }, this.host.sessionStreams, sessionId);
     return kind === 'batch' ? new BatchCall(this.res, exchange) : new PostedCall(this.res, exchange, id as RequestId);
   }
 }

@@ -2,11 +2,12 @@ import { bearerChallenge } from '../../auth/bearer-challenge';
 import type { Dispatcher } from '../../protocol/dispatcher';
 import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
 import { parseJson, PARSE_ERROR } from '../../core/jsonrpc';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../../core/shutdown';
 import { StoreUnavailableError } from '../../core/errors';
 import { WarningThrottle } from '../../core/diagnostics';
-import { RunningCalls } from '../running-calls';
-import type { HttpCall, HttpWay } from './http-calls';
+import { Drain } from '../drain';
+import { sessionAnswerStreams, statelessAnswerStreams } from './answer-streams';
+import type { HttpInFlight } from './http-calls';
 import type { SessionState } from '../../protocol/seams/session-state';
 import { readBody, type BodyLimits, type BodyRequest } from './body-reader';
 import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
@@ -19,9 +20,7 @@ import { refusalHeaders, statusOf } from './refusal-statuses';
 import { accepts, isJsonContent } from './request-guards';
 import { GuardAnswer, RequestGate, SESSION_HEADER, type RequestContext } from './request-gate';
 import { SessionEndpoint } from './session-endpoint';
-import type { SseStream } from './sse-stream';
 import { StreamRegistry } from './stream-registry';
-import type { UnreadLimit } from './unread-watch';
 
 /** A request that needed the shared store while it was away (Redis restarting). */
 const STORE_UNAVAILABLE = Object.freeze({ ...INTERNAL_ERROR, message: 'Internal error: the store this server shares with its replicas cannot be reached; retry later' });
@@ -53,17 +52,16 @@ const NO_SCOPES: ServedScopes = Object.freeze({ declared: () => [], needed: () =
  * app.use(express.json());
  * app.all('/mcp', handler.handle);
  */
-export class StreamableHttpHandler implements PostHost {
+export class StreamableHttpHandler {
   private readonly streams: StreamRegistry;
   private readonly gate: RequestGate<Verb>;
   /** Reports of requests answered 503 because the shared store was away, at most a few a minute. */
   private readonly storeWarnings: WarningThrottle;
   private readonly bodyLimits: BodyLimits;
-  /** What an SSE connection may leave unread (`maxSseBufferBytes`, `sseStallTimeoutMs`). @internal */
-  readonly sseUnread: UnreadLimit;
-  /** Requests being answered, which closing waits for; `subscriptions/listen` streams apart (they never finish). */
-  private readonly calls = new RunningCalls<HttpCall>();
-  private readonly listens = new RunningCalls<HttpWay>();
+  /** Requests being answered and `subscriptions/listen` streams, which closing waits for. */
+  private readonly drain = new Drain<HttpInFlight>();
+  /** What a POST needs of the handler: the drain, and how its answer turns into a stream in each era. */
+  private readonly postHost: PostHost;
   private readonly shutdownTimeoutMs: number;
   private readonly metadata?: ProtectedResourceEndpoint;
   private readonly scopeChallenge: ScopeChallenge;
@@ -76,7 +74,8 @@ export class StreamableHttpHandler implements PostHost {
    * @internal
    */
   constructor(private readonly core: Dispatcher, options: HttpOptions = {}, scopes: ServedScopes = NO_SCOPES) {
-    this.sseUnread = {
+    // What an SSE connection may leave unread.
+    const sseUnread = {
       maxBytes: options.maxSseBufferBytes ?? HTTP_DEFAULTS.maxSseBufferBytes,
       stallMs: options.sseStallTimeoutMs ?? HTTP_DEFAULTS.sseStallTimeoutMs,
     };
@@ -87,7 +86,7 @@ export class StreamableHttpHandler implements PostHost {
     this.scopeChallenge = auth ? (scopes) => auth.challenges.insufficientScope(scopes) : (scopes) => bearerChallenge({ error: 'insufficient_scope', scopes });
     this.streams = new StreamRegistry(options.eventStore ?? new InMemoryEventStore(), {
       retryMs: options.retryMs ?? HTTP_DEFAULTS.retryMs,
-      sseUnread: this.sseUnread,
+      sseUnread,
       maxStreamsPerSession: options.maxStreamsPerSession ?? HTTP_DEFAULTS.maxStreamsPerSession,
       finishedStreamGraceMs: options.finishedStreamGraceMs ?? HTTP_DEFAULTS.finishedStreamGraceMs,
       undeliveredStreamTtlMs: options.undeliveredStreamTtlMs ?? HTTP_DEFAULTS.undeliveredStreamTtlMs,
@@ -98,6 +97,7 @@ export class StreamableHttpHandler implements PostHost {
       discardBytes: options.maxDiscardBytes ?? HTTP_DEFAULTS.maxDiscardBytes,
     };
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    this.postHost = { drain: this.drain, sessionStreams: sessionAnswerStreams(this.streams), statelessStreams: statelessAnswerStreams(sseUnread) };
     const endpoint = new SessionEndpoint({
       lifecycle: core,
       streams: this.streams,
@@ -166,14 +166,10 @@ export class StreamableHttpHandler implements PostHost {
   }
 
   private async shutDown(): Promise<void> {
-    for (const call of this.calls) if (!call.res.headersSent) call.res.setHeader('connection', 'close');
-    await this.calls.settled(this.shutdownTimeoutMs);
-    const reason = new ServerClosingError();
-    for (const call of this.calls) call.giveUp(reason, SHUTDOWN_ERRORS.cancelled);
+    this.drain.stop();
+    for (const call of this.drain.running()) if (!call.res.headersSent) call.res.setHeader('connection', 'close');
     // Streams end last, so that what the calls sent on them is stored and written first.
-    for (const listen of this.listens) listen.cancellation.cancel(reason);
-    await this.streams.finishAll();
-    await this.listens.settled(this.shutdownTimeoutMs);
+    await this.drain.settle(this.shutdownTimeoutMs, () => this.streams.finishAll());
   }
 
   private async post(req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>, parsedBody: unknown): Promise<void> {
@@ -187,8 +183,8 @@ export class StreamableHttpHandler implements PostHost {
     const parsed = parseJson(body.text);
     if (!parsed.ok) return replyError(res, 400, PARSE_ERROR, cors);
     // Closing: no new request, but notifications and responses still in (an answer to `ctx.elicit`
-    // lets a call finish). The dispatcher opens a request's way (`track`) right where it admits it.
-    const arrival = new PostArrival(this, req, res, context.principal, cors, context.sessionId, context.version, SESSION_HEADER);
+    // lets a call finish). The dispatcher opens a request's way back (into the drain) right where it admits it.
+    const arrival = new PostArrival(this.postHost, req, res, context.principal, cors, context.sessionId, context.version, SESSION_HEADER);
     let outcome: DispatchOutcome;
     try {
       outcome = await this.core.dispatch(parsed.value, arrival);
@@ -207,26 +203,6 @@ export class StreamableHttpHandler implements PostHost {
     return this.metadata?.serves(url) ?? false;
   }
 
-  /** Whether the handler still takes requests (false once `close` was called). @internal */
-  get accepting(): boolean {
-    return this.closing === undefined;
-  }
-
-  /** Registers a call that closing waits for (`listen`: a `subscriptions/listen` stream, which never finishes). @internal */
-  track(call: HttpWay, listen: boolean): void {
-    (listen ? this.listens : this.calls).add(call);
-  }
-
-  /** Forgets a call registered with `track`, once it is answered. @internal */
-  untrack(call: HttpWay, listen: boolean): void {
-    (listen ? this.listens : this.calls).delete(call);
-  }
-
-  /** A new SSE stream of a session (what a POST exchange opens when it switches to SSE). @internal */
-  open(sessionId: string): SseStream {
-    return this.streams.open(sessionId);
-  }
-
   /** The session the request names, or the refusal answered (400 without an id, 404 for an unknown one, 403 for another principal's). */
   private async session(req: HttpRequestLike, res: HttpResponseLike, context: RequestContext<unknown>): Promise<SessionState | undefined> {
     const found = await this.core.findSession(context.sessionId, context.version, context.principal);
@@ -241,7 +217,7 @@ export class StreamableHttpHandler implements PostHost {
  * JSON with the status of its refusal kind; 202 when there is nothing to answer.
  */
 function answer(res: HttpResponseLike, outcome: DispatchOutcome, arrival: PostArrival, cors: Record<string, string>, scopeChallenge: ScopeChallenge): void {
-  if (outcome.kind === 'nothing') return arrival.way?.abandon();
+  if (outcome.kind === 'nothing') return arrival.call?.abandon();
   const sessionId = outcome.sessionId ?? arrival.sessionId;
   const headers = sessionId === undefined ? cors : { ...cors, [SESSION_HEADER]: sessionId };
   if (outcome.kind === 'accepted') {
@@ -251,7 +227,7 @@ function answer(res: HttpResponseLike, outcome: DispatchOutcome, arrival: PostAr
   const status = statusOf(outcome.refusal);
   // A call that lacks scopes: 403 with the challenge naming them, in either era (the spec's step-up).
   const challenge = outcome.requiredScopes === undefined ? undefined : { 'www-authenticate': scopeChallenge(outcome.requiredScopes) };
-  if (arrival.way) return arrival.way.respond(outcome.response, status, challenge);
+  if (arrival.call) return arrival.call.respond(outcome.response, status, challenge);
   // Refused before a session was found or made: no session header, unless the message is the session's own.
   replyJson(res, status, refusalHeaders(outcome.refusal, outcome.sessionId === undefined ? cors : headers), JSON.stringify(outcome.response));
 }

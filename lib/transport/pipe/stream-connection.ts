@@ -1,15 +1,14 @@
 import { Cancellation } from '../../core/cancellation';
 import { failure, PARSE_ERROR, type JsonRpcBatchResponse, type JsonRpcMessage, type RequestId } from '../../core/jsonrpc';
 import type { ErrorObject } from '../../core/error-mapper';
-import { isServerClosing, DEFAULT_SHUTDOWN_TIMEOUT_MS, ServerClosingError, SHUTDOWN_ERRORS } from '../../core/shutdown';
-import type { Arrival, BatchWay, CallKind } from '../../protocol/arrival';
+import { isServerClosing, DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../../core/shutdown';
+import type { Arrival, InFlightKind } from '../../protocol/arrival';
+import type { AdmittedBatch, Exchange, InFlight } from '../../protocol/in-flight';
 import type { DispatchOutcome } from '../../protocol/dispatch-outcome';
 import type { Dispatcher } from '../../protocol/dispatcher';
-import type { Exchange } from '../../protocol/exchange';
 import { PipeBinding } from '../../protocol/pipe-binding';
-import type { AdmittedBatch } from '../../protocol/session-era/batch';
 import { MalformedMessageError, type MessageTransport } from './message-transport';
-import { RunningCalls } from '../running-calls';
+import { Drain, type Drainable } from '../drain';
 
 export interface StreamConnectionOptions {
   /** How long running requests may still answer after the pipe closed (default 2 s). */
@@ -29,8 +28,6 @@ export class StreamConnection {
   private readonly binding = new PipeBinding();
   private closed = false;
   private ending = false;
-  /** @internal Closing: requests admitted from now on are answered at once with `SHUTDOWN_ERRORS.refused`. */
-  refusing = false;
   /**
    * Messages are admitted one at a time, in order; requests then run concurrently. What arrives
    * while one is being admitted waits here (a line that was not JSON as `MALFORMED`, answered in
@@ -45,10 +42,8 @@ export class StreamConnection {
   private received = 0;
   private admittedCount = 0;
   private intakeWaiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
-  /** @internal Requests and batches running, which closing waits for. */
-  readonly calls = new RunningCalls<PipeCall>();
-  /** @internal `subscriptions/listen` streams, which never finish on their own. */
-  readonly listens = new RunningCalls<PipeRequest>();
+  /** @internal Requests, batches and listen streams running, which closing waits for; once closing, requests admitted are answered at once with `SHUTDOWN_ERRORS.refused`. */
+  readonly drain = new Drain<PipeInFlight>();
   private readonly drainMs: number;
   private readonly shutdownTimeoutMs: number;
   private detach?: () => void;
@@ -167,7 +162,7 @@ export class StreamConnection {
     for (const waiter of waiters) if (waiter.upTo <= this.admittedCount) waiter.resolve();
   }
 
-  private answer(outcome: DispatchOutcome, call: PipeCall | undefined): void {
+  private answer(outcome: DispatchOutcome, call: PipeInFlight | undefined): void {
     // The pipe's session, once `initialize` made it: it hears what belongs to no request, and stays alive while the pipe is open.
     if (this.binding.sessionId !== undefined && !this.detach) this.attachSession(this.binding.sessionId);
     if (outcome.kind !== 'answer') return;
@@ -181,7 +176,8 @@ export class StreamConnection {
     this.detach = () => { detach(); release(); };
   }
 
-  private send(message: JsonRpcMessage | JsonRpcBatchResponse): void {
+  /** @internal Writes one message (or a batch's responses) on the pipe, unless it is closed. */
+  send(message: JsonRpcMessage | JsonRpcBatchResponse): void {
     if (this.closed) return;
     this.sending = true;
     try {
@@ -208,13 +204,9 @@ export class StreamConnection {
   }
 
   private async shutDown(): Promise<void> {
-    this.refusing = true;
+    this.drain.stop();
     await this.intake();
-    await this.calls.settled(this.shutdownTimeoutMs);
-    const reason = new ServerClosingError();
-    for (const call of this.calls) this.send(call.giveUp(reason, SHUTDOWN_ERRORS.cancelled));
-    for (const listen of this.listens) listen.cancellation.cancel(reason);
-    await this.listens.settled(this.shutdownTimeoutMs);
+    await this.drain.settle(this.shutdownTimeoutMs);
     await this.finish();
   }
 
@@ -226,9 +218,8 @@ export class StreamConnection {
     if (this.ending) return;
     this.ending = true;
     await this.intake();
-    // Listen streams never finish on their own: end them now rather than wait out the drain.
-    for (const listen of this.listens) listen.cancellation.cancel('the pipe closed');
-    await this.calls.settled(this.drainMs);
+    // Listen streams never finish on their own: they end now rather than wait out the drain.
+    await this.drain.abandon(this.drainMs, 'the pipe closed');
     await this.finish();
   }
 
@@ -250,32 +241,26 @@ const MALFORMED = Symbol('malformed line');
  * message while the request runs on (a batch: once its elements are admitted).
  */
 class PipeArrival implements Arrival {
-  call?: PipeCall;
+  call?: PipeInFlight;
   private listen = false;
   private over = false;
 
   constructor(private readonly connection: StreamConnection, readonly binding: PipeBinding, readonly principal: unknown) {}
 
   get accepting(): boolean {
-    return !this.connection.refusing;
+    return this.connection.drain.accepting;
   }
 
-  open(kind: CallKind, _sessionId: string | undefined, id: RequestId | null): BatchWay | undefined {
-    if (this.connection.refusing) return undefined;
-    const { exchange } = this.connection;
+  open(kind: InFlightKind, _sessionId: string | undefined, id: RequestId | null): InFlight | undefined {
+    const { connection } = this;
+    if (!connection.drain.accepting) return undefined;
     this.listen = kind === 'listen';
-    if (kind === 'batch') {
-      const batch = new PipeBatch(exchange, () => this.admitted());
-      this.call = batch;
-      this.connection.calls.add(batch);
-      return batch;
-    }
-    const request = new PipeRequest(id as RequestId, exchange);
-    this.call = request;
-    if (this.listen) this.connection.listens.add(request);
-    else this.connection.calls.add(request);
-    this.admitted();
-    return request;
+    const call = kind === 'batch' ? new PipeBatch(connection, () => this.admitted()) : new PipeRequest(id as RequestId, connection);
+    this.call = call;
+    connection.drain.track(call, this.listen);
+    // A batch's admission is over once its elements are admitted.
+    if (kind !== 'batch') this.admitted();
+    return call;
   }
 
   /** Its admission is over (the way is open, or the dispatcher is done with it): once. */
@@ -286,24 +271,25 @@ class PipeArrival implements Arrival {
   }
 
   release(): void {
-    if (!this.call) return;
-    if (this.listen) this.connection.listens.delete(this.call as PipeRequest);
-    else this.connection.calls.delete(this.call);
+    if (this.call) this.connection.drain.untrack(this.call, this.listen);
   }
 }
 
 /** A request (or a batch) running on the pipe: once closing gave up on it, its own answer is dropped. */
-interface PipeCall {
+interface PipeInFlight extends Drainable {
   readonly answerable: boolean;
-  /** Cancels it with `reason` and returns what answers it now. */
-  giveUp(reason: Error, error: ErrorObject): JsonRpcMessage | JsonRpcBatchResponse;
 }
 
-class PipeRequest implements PipeCall, BatchWay {
+/** One request running on the pipe (a listen stream too); its way back is the pipe's, shared by every request on it. */
+class PipeRequest implements PipeInFlight {
   readonly cancellation = new Cancellation();
   private givenUp = false;
 
-  constructor(private readonly id: RequestId, readonly exchange: Exchange) {}
+  constructor(private readonly id: RequestId, private readonly connection: StreamConnection) {}
+
+  get exchange(): Exchange {
+    return this.connection.exchange;
+  }
 
   /**
    * Whether its own answer still goes out: not once closing gave up on it, nor once the client
@@ -313,20 +299,25 @@ class PipeRequest implements PipeCall, BatchWay {
     return !this.givenUp && (!this.cancellation.aborted || isServerClosing(this.cancellation.reason));
   }
 
-  giveUp(reason: Error, error: ErrorObject): JsonRpcMessage {
+  giveUp(reason: Error, error: ErrorObject): void {
     this.givenUp = true;
     this.cancellation.cancel(reason);
-    return failure(this.id, error);
+    this.connection.send(failure(this.id, error));
   }
 }
 
-class PipeBatch implements PipeCall, BatchWay {
+/** A 2025-03-26 batch running on the pipe, answered as a whole. */
+class PipeBatch implements PipeInFlight {
   /** Not cancelled by anything: each request of the batch has its own, which closing cancels. */
   readonly cancellation = new Cancellation();
   private batch?: AdmittedBatch;
   private givenUp = false;
 
-  constructor(readonly exchange: Exchange, private readonly onAdmitted: () => void) {}
+  constructor(private readonly connection: StreamConnection, private readonly onAdmitted: () => void) {}
+
+  get exchange(): Exchange {
+    return this.connection.exchange;
+  }
 
   get answerable(): boolean {
     return !this.givenUp;
@@ -337,8 +328,8 @@ class PipeBatch implements PipeCall, BatchWay {
     this.onAdmitted();
   }
 
-  giveUp(reason: Error, error: ErrorObject): JsonRpcBatchResponse {
+  giveUp(reason: Error, error: ErrorObject): void {
     this.givenUp = true;
-    return this.batch?.giveUp(reason, error) ?? [];
+    this.connection.send(this.batch?.giveUp(reason, error) ?? []);
   }
 }

@@ -6,8 +6,8 @@ import { toErrorObject } from '../../../lib/core/error-mapper';
 import { SILENT_DIAGNOSTICS, type Context, type Diagnostics, type JsonObject } from '../../../lib';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../../lib/core/jsonrpc';
 import type { Outcome, OperationInfo } from '../../../lib/router/router';
-import type { Arrival, BatchWay, CallKind } from '../../../lib/protocol/arrival';
-import type { Exchange } from '../../../lib/protocol/exchange';
+import type { Arrival, InFlightKind } from '../../../lib/protocol/arrival';
+import type { Exchange, InFlight } from '../../../lib/protocol/in-flight';
 import { ServerEvents } from '../../../lib/protocol/events/server-events';
 import { InProcessSessionBus, type SessionBus } from '../../../lib/protocol/seams/session-bus';
 import { RunningRequests } from '../../../lib/protocol/running-requests';
@@ -197,7 +197,7 @@ export function flush(): Promise<void> {
 
 /** An arrival as a transport would make it: it records the ways it opens. */
 export class FakeArrival implements Arrival {
-  readonly opened: Array<{ kind: CallKind; sessionId?: string; id: RequestId | null; way: BatchWay & { exchange: FakeExchange } }> = [];
+  readonly opened: Array<{ kind: InFlightKind; sessionId?: string; id: RequestId | null; way: InFlight & { exchange: FakeExchange } }> = [];
   accepting = true;
   readonly checked: Array<JsonObject | undefined> = [];
 
@@ -216,7 +216,7 @@ export class FakeArrival implements Arrival {
     };
   }
 
-  open(kind: CallKind, sessionId: string | undefined, id: RequestId | null) {
+  open(kind: InFlightKind, sessionId: string | undefined, id: RequestId | null) {
     if (!this.accepting) return undefined;
     const opened = { exchange: new FakeExchange(), cancellation: new Cancellation() };
     this.opened.push({ kind, sessionId, id, way: opened });

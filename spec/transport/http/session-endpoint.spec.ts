@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import { InMemoryEventStore, type SessionState } from '../../../lib';
 import type { JsonRpcMessage } from '../../../lib/core/jsonrpc';
-import type { StandaloneHold, StandaloneSink } from '../../../lib/protocol/exchange';
+import type { StandaloneStream, StandaloneSink } from '../../../lib/protocol/in-flight';
 import type { RequestContext } from '../../../lib/transport/http/request-gate';
 import { SessionEndpoint, type SessionEndpointDeps } from '../../../lib/transport/http/session-endpoint';
 import { StreamRegistry } from '../../../lib/transport/http/stream-registry';
@@ -26,7 +26,7 @@ class FakeLifecycle {
     this.kept += 1;
     return () => { this.kept -= 1; };
   }
-  async holdStandalone(sessionId: string, stream: StandaloneHold): Promise<void> {
+  async holdStandalone(sessionId: string, stream: StandaloneStream): Promise<void> {
     this.sinks.set(sessionId, stream.send);
   }
   async endSession(id: string): Promise<boolean> {

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { InMemoryEventStore } from '../../../lib';
 import { SseStream } from '../../../lib/transport/http/sse-stream';
-import { StatelessExchange } from '../../../lib/transport/http/stateless-exchange';
+import { statelessAnswerStreams } from '../../../lib/transport/http/answer-streams';
+import { PostedCall } from '../../../lib/transport/http/http-calls';
+import { HttpExchange } from '../../../lib/transport/http/http-exchange';
 import { FetchResponse } from '../../../lib/transport/fetch/fetch-response';
 import { FakeResponse } from '../../support/fake-response';
 import type { UnreadLimit } from '../../../lib/transport/http/unread-watch';
@@ -14,6 +16,9 @@ function reader(res: FakeResponse, bytes: number) {
   const timer = setInterval(() => { res.writableLength = Math.max(0, res.writableLength - bytes); }, 2);
   return () => clearInterval(timer);
 }
+
+/** A stateless-era request POSTed on `res`, as the handler opens it. */
+const statelessCall = (res: FakeResponse) => new PostedCall(res.asResponse, new HttpExchange(res.asResponse, {}, statelessAnswerStreams(LIMIT)), 1, true);
 
 const progress = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: 't', progress: n, message: 'x'.repeat(200) } });
 
@@ -71,16 +76,16 @@ describe('SSE to a client that stopped reading', () => {
     });
   });
 
-  describe('StatelessExchange', () => {
+  describe('a stateless-era answer', () => {
     context('when its connection holds more unread bytes than the limit and the client takes none', () => {
       it('drops the connection, which cancels the call as the client closing would', async () => {
         const res = new FakeResponse();
         res.stalled = true;
-        const exchange = new StatelessExchange(res.asResponse, {}, 1, LIMIT);
-        for (let n = 1; n <= 20 && !res.destroyed; n += 1) exchange.send(progress(n));
+        const call = statelessCall(res);
+        for (let n = 1; n <= 20 && !res.destroyed; n += 1) call.exchange.send(progress(n));
         await closed(res);
         await Promise.resolve();
-        expect(exchange.cancellation.aborted).to.equal(true);
+        expect(call.cancellation.aborted).to.equal(true);
       });
     });
 
@@ -88,17 +93,17 @@ describe('SSE to a client that stopped reading', () => {
       it('lets the client read it all', async () => {
         const res = new FakeResponse();
         res.stalled = true;
-        const exchange = new StatelessExchange(res.asResponse, {}, 1, LIMIT);
+        const call = statelessCall(res);
         const stop = reader(res, 100);
         try {
-          exchange.send(progress(1));
-          exchange.respond({ jsonrpc: '2.0', id: 1, result: { text: 'z'.repeat(10_000) } }, 200);
+          call.exchange.send(progress(1));
+          call.respond({ jsonrpc: '2.0', id: 1, result: { text: 'z'.repeat(10_000) } }, 200);
           while (res.writableLength > 0) await new Promise((resolve) => setTimeout(resolve, 5));
         } finally {
           stop();
         }
         expect(res.destroyed).to.equal(false);
-        expect(exchange.cancellation.aborted).to.equal(false);
+        expect(call.cancellation.aborted).to.equal(false);
         expect(res.messages).to.have.length(2);
       });
     });
