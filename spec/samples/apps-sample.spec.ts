@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { APP_MIME_TYPE, Context, type PhantomServer } from '../../lib';
+import { APP_MIME_TYPE, Context, type HttpListener, type PhantomServer } from '../../lib';
 import * as sample from '../../samples/11-apps/main';
 
 const RENDERS_APPS = new Context({ clientCapabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_MIME_TYPE] } } } as never });
@@ -9,13 +9,18 @@ const RENDERS_APPS = new Context({ clientCapabilities: { extensions: { 'io.model
 describe('samples', () => {
   describe('11-apps (the browser spec renders its View: spec/browser/apps-host.spec.ts)', () => {
     let server: PhantomServer;
+    let listener: HttpListener;
 
+    // Listening (not only start()): with REDIS_URL set the sample shares a store, which close() ends only for a server that served.
     before(async () => {
       server = sample.createServer();
-      await server.start();
+      listener = await server.listen({ port: 0 });
     });
 
-    after(() => server.close());
+    after(async () => {
+      await listener.close();
+      await server.close();
+    });
 
     const ok = async (method: string, params: unknown, ctx = new Context()) => {
       const outcome = await server.handle(method, params, ctx);
