@@ -6,6 +6,7 @@ export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
 export { Field, type FieldOptions, type FieldFormat, type TitledValues } from './decorators/field.decorator';
 export { Elicit } from './decorators/elicit.decorator';
 export { Skill, type SkillOptions, type SkillContent } from './decorators/skill.decorator';
+export { ToolUi, type ToolUiOptions, type ToolUiCsp, type ToolUiPermissions, type ToolUiAudience } from './decorators/tool-ui.decorator';
 export { UseGuards } from './decorators/use-guards.decorator';
 export { UseInterceptors } from './decorators/use-interceptors.decorator';
 
@@ -69,10 +70,13 @@ export { DEFAULT_KEY_PREFIX, type RedisSettings } from './cluster/redis-connecti
 export { UrlElicitationRequiredError } from './context/url-elicitation-required.error';
 export type { Visibility, VisibleItem } from './router/visibility';
 export type {
-  Extension, ExtensionMethod, ExtensionHost, ExtensionListenFilter, ExtensionBackgroundCalls, BackgroundCall, CallOutcome, ToolCallInfo, ExtensionResource, FixedExtensionResource, TemplateExtensionResource, TemplateVariables, Negotiation,
+  Extension, ExtensionMethod, ExtensionHost, ExtensionListenFilter, ExtensionBackgroundCalls, BackgroundCall, CallOutcome, ToolCallInfo, ExtensionResource, ExtensionTool,
+  FixedExtensionResource, TemplateExtensionResource, TemplateVariables, Negotiation,
 } from './router/extensions/extension';
 export { declaresExtension, extensionNotDeclared } from './router/extensions/extension-set';
 export type { CacheHint } from './metadata/cache-hint';
+export { apps, AppsExtension, APPS_EXTENSION_ID, APP_MIME_TYPE } from './extensions/apps/apps.extension';
+export type { AppsOptions } from './extensions/apps/apps-options';
 export { skills, SkillsExtension, SKILLS_EXTENSION_ID, type SkillDefinition, type SkillChanges } from './extensions/skills/skills.extension';
 export {
   DEFAULT_MAX_FILES_PER_SKILL, DEFAULT_MAX_SKILL_BYTES, DEFAULT_SKILLS_CACHE, DEFAULT_SKILLS_PAGE_SIZE, type SkillsOptions,

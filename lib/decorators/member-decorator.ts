@@ -8,7 +8,7 @@ import { METADATA_KEYS } from '../metadata/metadata-keys';
  */
 export type MemberDecorator = (target: object, propertyKey: string | symbol, descriptor?: PropertyDescriptor) => void;
 
-type MemberKey = typeof METADATA_KEYS.tools | typeof METADATA_KEYS.resources | typeof METADATA_KEYS.prompts | typeof METADATA_KEYS.skills;
+type MemberKey = typeof METADATA_KEYS.tools | typeof METADATA_KEYS.resources | typeof METADATA_KEYS.prompts | typeof METADATA_KEYS.skills | typeof METADATA_KEYS.toolUi;
 
 /** Builds a decorator that records `options` for the decorated method, and nothing else. */
 export function recordingDecorator<O extends object>(key: MemberKey, label: string, options: O): MemberDecorator {

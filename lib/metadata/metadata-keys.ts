@@ -9,6 +9,8 @@ export const METADATA_KEYS = Object.freeze({
   prompts: 'phantom:prompts',
   /** `@Skill`: a method that produces a skill of the Skills extension. */
   skills: 'phantom:skills',
+  /** `@ToolUi`: the MCP Apps view of a tool (stacked on `@Tool`). */
+  toolUi: 'phantom:tool-ui',
   elicit: 'phantom:elicit',
   fields: 'phantom:fields',
   misplaced: 'phantom:misplaced',

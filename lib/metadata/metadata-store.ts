@@ -19,7 +19,7 @@ export interface MisplacedRecord {
   readonly belongsOn?: string;
 }
 
-type ListKey = typeof METADATA_KEYS.tools | typeof METADATA_KEYS.resources | typeof METADATA_KEYS.prompts | typeof METADATA_KEYS.skills;
+type ListKey = typeof METADATA_KEYS.tools | typeof METADATA_KEYS.resources | typeof METADATA_KEYS.prompts | typeof METADATA_KEYS.skills | typeof METADATA_KEYS.toolUi;
 
 /**
  * Appends a frozen record to the class's own list under `key`. Lists are copied, never mutated,

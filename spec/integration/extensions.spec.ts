@@ -352,3 +352,68 @@ describe('extensions: what an extension requires, checked once every extension i
     await server.close();
   });
 });
+
+describe('extensions: a tool hook, what each client sees of a tool', () => {
+  class Catalog {
+    @Tool({ description: 'Public' })
+    open() { return 'open'; }
+
+    @Tool({ description: 'Only for clients that declare com.example/beta' })
+    beta_preview() { return 'preview'; }
+  }
+
+  /** Hides beta_* tools from clients that did not declare it; tags the others. */
+  const beta: Extension = {
+    id: 'com.example/beta',
+    tool: (tool, negotiation) => {
+      const declared = Object.hasOwn((negotiation.clientCapabilities as { extensions?: object }).extensions ?? {}, 'com.example/beta');
+      if (tool.name.startsWith('beta_') && !declared) return undefined;
+      return { ...tool.descriptor, _meta: { ...tool.descriptor._meta, 'com.example/beta': { owner: tool.owner.name, member: tool.member } } };
+    },
+  };
+  /** Asked after `beta`: sees what it returned. */
+  const seenAfter: string[] = [];
+  const after: Extension = {
+    id: 'com.example/after',
+    tool: (tool) => {
+      seenAfter.push(`${tool.name}:${JSON.stringify(tool.descriptor._meta)}`);
+      return tool.descriptor;
+    },
+  };
+
+  let server: PhantomServer;
+  let listener: HttpListener;
+
+  beforeEach(async () => {
+    seenAfter.length = 0;
+    server = new PhantomServer({ name: 'ext', version: '1', providers: [Catalog], diagnostics: SILENT_DIAGNOSTICS, extensions: [beta, after] });
+    listener = await server.listen({ port: 0 });
+  });
+
+  afterEach(async () => {
+    await listener.close();
+    await server.close();
+  });
+
+  for (const era of ['stateless', 'session'] as V2Era[]) {
+    it(`lists each tool as the hooks return it, in order, and a hidden one is unknown to calls as to lists (${era})`, async () => {
+      const declaring = await connectV2(listener.url, era, { extensions: { 'com.example/beta': {} } });
+      const other = await connectV2(listener.url, era);
+      try {
+        const tagged = { 'com.example/beta': { owner: 'Catalog', member: 'open' } };
+        expect((await declaring.listTools()).tools.map((tool) => [tool.name, tool._meta])).to.deep.equal([
+          ['open', tagged], ['beta_preview', { 'com.example/beta': { owner: 'Catalog', member: 'beta_preview' } }],
+        ]);
+        expect(seenAfter).to.include(`open:${JSON.stringify(tagged)}`);
+        expect((await declaring.callTool({ name: 'beta_preview', arguments: {} })).content).to.deep.equal([{ type: 'text', text: 'preview' }]);
+        expect((await other.listTools()).tools.map((tool) => tool.name)).to.deep.equal(['open']);
+        const hidden = await other.callTool({ name: 'beta_preview', arguments: {} }).then(() => undefined, (error) => error);
+        const unknown = await other.callTool({ name: 'no_such_tool', arguments: {} }).then(() => undefined, (error) => error);
+        expect([hidden?.code, hidden?.message.replace('beta_preview', 'X')]).to.deep.equal([unknown?.code, unknown?.message.replace('no_such_tool', 'X')]);
+      } finally {
+        await declaring.close();
+        await other.close();
+      }
+    });
+  }
+});

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ExtensionHost, ExtensionResource } from '../../lib/router/extensions/extension';
+import type { ExtensionHost, ExtensionResource, ExtensionTool } from '../../lib/router/extensions/extension';
 import type { VisibleItem } from '../../lib/router/visibility';
 
 /** Files by path relative to the folder (`pdf-processing/SKILL.md`); a string or bytes each. */
@@ -33,8 +33,8 @@ export interface RecordingHost extends ExtensionHost {
   changes: number;
 }
 
-/** A host whose `visible` rule is `visible` (default: everything), building classes with `new`. */
-export function recordingHost(visible: (item: VisibleItem, principal: unknown) => boolean = () => true): RecordingHost {
+/** A host whose `visible` rule is `visible` (default: everything), serving `tools`, building classes with `new`. */
+export function recordingHost(visible: (item: VisibleItem, principal: unknown) => boolean = () => true, tools: readonly ExtensionTool[] = []): RecordingHost {
   const host: RecordingHost = {
     served: [],
     warnings: [],
@@ -50,6 +50,7 @@ export function recordingHost(visible: (item: VisibleItem, principal: unknown) =
     notifyListeners: () => {},
     page: (_list, items) => ({ items }),
     resolve: (cls) => new cls(),
+    tools: () => tools,
   };
   return host;
 }

@@ -51,6 +51,10 @@ export function extensionHost(extension: Extension, parts: ExtensionHostParts): 
     },
     page: (list, items, cursor) => paginator.page(`${extension.id}:${list}`, items, cursor),
     resolve: <T>(cls: new (...args: never[]) => T) => resolve(cls as unknown as Constructor) as T,
+    tools: () => registry.toolList().flatMap((listed) => {
+      const definition = registry.tool(listed.name);
+      return definition ? [{ name: definition.name, owner: definition.owner, member: definition.member, descriptor: listed }] : [];
+    }),
   };
 }
 
@@ -70,7 +74,7 @@ function definitionsOf(id: string, owner: Constructor, resources: readonly Exten
     if (typeof resource.name !== 'string' || resource.name.length === 0) problems.push(`${label}: "name" must be a non-empty string`);
     const served = { label, owner, member: 'read', pipeline: NO_MEMBERS, scopes: NO_SCOPES, cache: resource.cache, mimeType: resource.mimeType };
     const invoke = (variables: unknown, ctx: Parameters<ExtensionResource['read']>[2], target?: string) => resource.read(target ?? '', (variables ?? {}) as TemplateVariables, ctx);
-    const wire = { name: resource.name, title: resource.title, description: resource.description, mimeType: resource.mimeType };
+    const wire = { name: resource.name, title: resource.title, description: resource.description, mimeType: resource.mimeType, _meta: resource._meta };
     if ('uriTemplate' in resource) {
       try {
         const uriTemplate = parseUriTemplate(resource.uriTemplate);

@@ -2,11 +2,11 @@ import type { Context } from '../../context/context';
 import { ErrorCode } from '../../core/error-codes';
 import { DefinitionError, ProtocolError } from '../../core/errors';
 import { Method } from '../../core/methods';
-import type { ClientCapabilities, JsonObject } from '../../core/wire.types';
+import type { ClientCapabilities, JsonObject, WireTool } from '../../core/wire.types';
 import type { CacheHint } from '../../metadata/cache-hint';
 import type { Constructor } from '../../metadata/metadata-store';
 import { describeMemberRef, isGuardRef, isInterceptorRef } from '../../metadata/pipeline-options';
-import type { MethodHandler } from '../handlers/method-handler';
+import type { MethodHandler, ToolView } from '../handlers/method-handler';
 import type { Pipelines } from '../pipeline/pipelines';
 import type { BackgroundCall, Extension, ExtensionHost, ExtensionMethod, Negotiation, ToolCallInfo } from './extension';
 
@@ -134,6 +134,25 @@ export class ExtensionSet {
   /** The caching hint an extension method's stateless results carry, if it declares one. */
   cacheHint(method: string): CacheHint | undefined {
     return this.methods.get(method)?.method.cache;
+  }
+
+  /**
+   * What a client sees of each tool, when some extension has a `tool` hook: each asked in order,
+   * given what the one before returned, until one hides the tool. `undefined` when none has one
+   * (lists and calls then cost nothing more).
+   */
+  toolView(): ToolView | undefined {
+    const hooks = this.extensions.filter((extension) => typeof extension.tool === 'function');
+    if (hooks.length === 0) return undefined;
+    return (definition, listed, ctx) => {
+      const negotiation = negotiationOf(ctx);
+      let seen: WireTool | undefined = listed;
+      for (const extension of hooks) {
+        seen = extension.tool!({ name: definition.name, owner: definition.owner, member: definition.member, descriptor: seen }, negotiation);
+        if (seen === undefined) return undefined;
+      }
+      return seen;
+    };
   }
 
   /** The router's table entries for every extension method: each through its own pipeline. */

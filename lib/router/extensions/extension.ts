@@ -1,9 +1,10 @@
 import type { Context } from '../../context/context';
 import type { Diagnostics } from '../../core/diagnostics';
-import type { ClientCapabilities, JsonObject, WireResource } from '../../core/wire.types';
+import type { ClientCapabilities, JsonObject, WireResource, WireTool } from '../../core/wire.types';
 import type { CacheHint } from '../../metadata/cache-hint';
 import type { ErrorObject } from '../../core/error-mapper';
 import type { TaskStarter } from '../../context/task-starter';
+import type { Constructor } from '../../metadata/metadata-store';
 import type { PipelineMember } from '../pipeline/pipeline-members';
 import type { VisibleItem } from '../visibility';
 
@@ -75,6 +76,16 @@ export interface Extension {
   setup?(host: ExtensionHost): void | Promise<void>;
   /** Called once when the server closes. */
   close?(): void | Promise<void>;
+  /**
+   * What one client sees of a tool (MCP Apps adds `_meta.ui`, hides app-only tools from clients
+   * without the extension): `tool.descriptor` as it would be listed to this negotiation, returned
+   * as is, as a changed copy (never edit it), or `undefined` to hide the tool from this client.
+   * Asked for `tools/list` and for `tools/call` alike, so a tool hidden from a client is unknown to
+   * its calls too (answered as a tool that does not exist). Extensions are asked in order, each
+   * given what the one before returned. Called per request and per tool: keep it cheap (cache by
+   * `descriptor`, which is the same object until the tool changes).
+   */
+  tool?(tool: ExtensionTool, negotiation: Negotiation): WireTool | undefined;
 }
 
 /** Who the settings are for: one `initialize` (session era) or one request (stateless era). */
@@ -190,6 +201,22 @@ export interface ExtensionHost {
   isVisible(item: VisibleItem, principal: unknown): boolean;
   /** An instance of `cls` from the server's container (or its `resolve` option): the extension's services, DI-wired. */
   resolve<T>(cls: new (...args: never[]) => T): T;
+  /**
+   * The tools the server serves now, as listed: where each was declared (to read the extension's
+   * own decorator records, keyed by `owner` and `member`) and its descriptor.
+   */
+  tools(): readonly ExtensionTool[];
+}
+
+/** A tool as an extension sees it: its name, the class and method that serve it, and its listed descriptor. */
+export interface ExtensionTool {
+  readonly name: string;
+  /** The provider class that declares it (where its decorators recorded their options). */
+  readonly owner: Constructor;
+  /** The method that serves it. */
+  readonly member: string;
+  /** The tool as listed (to this negotiation, in {@link Extension.tool}); never edit it. */
+  readonly descriptor: WireTool;
 }
 
 /** A template's variables as matched: a string, or a list for an exploded variable; `{}` for a fixed URI. */
@@ -212,6 +239,8 @@ interface ExtensionResourceBase {
    * (the client gets "resource not found").
    */
   read(uri: string, variables: TemplateVariables, ctx: Context): Promise<unknown>;
+  /** `_meta` on its entry in `resources/list` (or `resources/templates/list`): MCP Apps puts `_meta.ui` there. */
+  readonly _meta?: JsonObject;
 }
 
 /** A resource at one fixed URI, listed in `resources/list`. */

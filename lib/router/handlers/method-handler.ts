@@ -2,7 +2,8 @@ import type { Context } from '../../context/context';
 import type { Method } from '../../core/methods';
 import type { Diagnostics } from '../../core/diagnostics';
 import { ProtocolError } from '../../core/errors';
-import type { JsonObject } from '../../core/wire.types';
+import type { JsonObject, WireTool } from '../../core/wire.types';
+import type { ToolDefinition } from '../../definitions/definitions';
 import type { Paginator } from '../pagination';
 import type { OperationKind } from '../pipeline/execution-context';
 import type { Pipelines } from '../pipeline/pipelines';
@@ -28,7 +29,15 @@ export interface HandlerDeps {
   readonly allowTemplateControlChars: boolean;
   /** The compiled operation pipelines: every handler serves its method through one. */
   readonly pipelines: Pipelines;
+  /** What this request's client sees of a tool, when an extension has a say (`Extension.tool`): absent, the descriptor as registered. */
+  readonly toolView?: ToolView;
 }
+
+/**
+ * What one request's client sees of a tool: `listed` as is, a changed copy, or `undefined` when
+ * the tool is hidden from it (unknown to its lists and its calls alike).
+ */
+export type ToolView = (tool: ToolDefinition, listed: WireTool, ctx: Context) => WireTool | undefined;
 
 /**
  * A method without a target served through its pipeline: the server's guards and interceptors

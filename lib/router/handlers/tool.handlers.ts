@@ -2,7 +2,7 @@ import type { Context } from '../../context/context';
 import type { Diagnostics } from '../../core/diagnostics';
 import { Method } from '../../core/methods';
 import { knowsTasks } from '../../core/revisions';
-import type { CallToolResult, JsonObject } from '../../core/wire.types';
+import type { CallToolResult, JsonObject, WireTool } from '../../core/wire.types';
 import type { ToolDefinition } from '../../definitions/definitions';
 import { invalidOutput } from '../../results/tool-failure';
 import { normaliseToolResult } from '../../results/tool-result';
@@ -11,21 +11,37 @@ import { classPipe, schemaPipe } from '../pipeline/argument-pipe';
 import { TARGET_ERROR_POLICY } from '../pipeline/error-policy';
 import type { TargetSteps } from '../pipeline/operation-pipeline';
 import { pagedList } from './paged-list';
-import { optionalObject, requireString, type HandlerDeps, type MethodEntry } from './method-handler';
+import type { Registry } from '../registry';
+import { optionalObject, requireString, type HandlerDeps, type MethodEntry, type ToolView } from './method-handler';
 
 export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, diagnostics, visibility, pipelines, maxArrayItems } = deps;
+  const { registry, diagnostics, visibility, pipelines, maxArrayItems, toolView } = deps;
   const compile = (tool: ToolDefinition) => toolSteps(tool, diagnostics, maxArrayItems);
+  const listed = (ctx: Context) => registry.toolList(knowsTasks(ctx.protocolVersion));
+  // Without an extension's say, the registry's cached list as is; with one, what this client sees of each tool.
+  const items = toolView ? (ctx: Context) => viewedTools(listed(ctx), registry, toolView, ctx) : listed;
   return [
-    pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items: (ctx) => registry.toolList(knowsTasks(ctx.protocolVersion)), known: (t, principal) => visibility.tool(t.name, principal) }),
+    pagedList(deps, { method: Method.ToolsList, list: 'tools', resultKey: 'tools', items, known: (t, principal) => visibility.tool(t.name, principal) }),
     // Not async: the pipeline's promise is the call's (a throw here reaches the router's catch all the same).
     [Method.ToolsCall, (params, ctx) => {
       const name = requireString(params, 'name');
       const tool = visibility.tool(name, ctx.principal);
-      if (!tool) throw TARGET_ERROR_POLICY.tool.unknown(name);
+      // Hidden from this client by an extension: unknown to its calls as to its lists.
+      if (!tool || (toolView && !toolView(tool, tool.descriptor, ctx))) throw TARGET_ERROR_POLICY.tool.unknown(name);
       return pipelines.target(tool, compile).run(name, optionalObject(params, 'arguments'), ctx);
     }],
   ];
+}
+
+/** The tools as this request's client sees them: each through the extensions' view, those hidden from it left out. */
+function viewedTools(tools: readonly WireTool[], registry: Registry, view: ToolView, ctx: Context): WireTool[] {
+  const seen: WireTool[] = [];
+  for (const listed of tools) {
+    const definition = registry.tool(listed.name);
+    const tool = definition ? view(definition, listed, ctx) : listed;
+    if (tool !== undefined) seen.push(tool);
+  }
+  return seen;
 }
 
 /**

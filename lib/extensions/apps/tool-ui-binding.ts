@@ -1,0 +1,41 @@
+import type { JsonObject, WireTool } from '../../core/wire.types';
+import type { ToolUiAudience, ToolUiOptions } from '../../metadata/tool-ui-options';
+import { UI_SCHEME } from './app-ids';
+
+/** What a tool's listing says of its View: the `_meta.ui` of the specification (two fields only). */
+export interface ToolUiBinding {
+  readonly resourceUri: string;
+  /** As written; omitted, the specification's default (`['model', 'app']`). */
+  readonly visibility?: readonly ToolUiAudience[];
+  /** Whether only the View may call the tool (its visibility lacks `model`). */
+  readonly appOnly: boolean;
+}
+
+/** The URI a tool's own View is served at when `resourceUri` does not say. */
+export function defaultViewUri(toolName: string): string {
+  return `${UI_SCHEME}tools/${toolName}.html`;
+}
+
+/** The binding `@ToolUi` gives the tool `toolName`. */
+export function bindingOf(toolName: string, options: ToolUiOptions): ToolUiBinding {
+  const visibility = options.visibility;
+  return {
+    resourceUri: options.resourceUri ?? defaultViewUri(toolName),
+    visibility,
+    appOnly: Array.isArray(visibility) && !visibility.includes('model'),
+  };
+}
+
+/**
+ * The tool as listed with its View: `_meta.ui` (`resourceUri`, and `visibility` when given) merged
+ * over what the tool's own `_meta.ui` holds, and the deprecated flat `ui/resourceUri` when `legacy`.
+ */
+export function listedWithUi(tool: WireTool, binding: ToolUiBinding, legacy: boolean): WireTool {
+  const meta: JsonObject = { ...tool._meta };
+  const own = typeof meta.ui === 'object' && meta.ui !== null && !Array.isArray(meta.ui) ? meta.ui as JsonObject : {};
+  const ui: JsonObject = { ...own, resourceUri: binding.resourceUri };
+  if (binding.visibility !== undefined) ui.visibility = [...binding.visibility];
+  meta.ui = ui;
+  if (legacy) meta['ui/resourceUri'] = binding.resourceUri;
+  return Object.freeze({ ...tool, _meta: meta });
+}
