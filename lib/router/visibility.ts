@@ -53,9 +53,6 @@ export function scopesVisibility(and: Visibility = EVERYTHING_VISIBLE): Visibili
   return (item, principal) => missingScopes(principal, item.scopes ?? []).length === 0 && and(item, principal);
 }
 
-/** The part of the resolver the protocol layer asks: tasks and the stateless era's header check. */
-export type ToolVisibility = Pick<VisibilityResolver, 'tool'>;
-
 /**
  * The one answer to "does this item exist, and may this caller know it?", for every place that
  * asks: lists, calls, reads, completions, subscriptions and resource updates, tasks, and the

@@ -313,7 +313,9 @@ export class PhantomServer {
 
   private async shutDown(): Promise<void> {
     await Promise.all([...this.running].map((part) => part.close()));
-    await this.composed?.close();
+    if (this.composed) await this.composed.close();
+    // Opened by start() alone (nothing served yet): the protocol layer, which closes it otherwise, was never made.
+    else if (this.opening) await this.options.store?.close();
     await this.extensions.close();
   }
 

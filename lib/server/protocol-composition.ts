@@ -5,6 +5,7 @@ import { DEFAULT_MAX_HEAP_USED_RATIO, HeapGuard } from '../protocol/heap-guard';
 import type { Registry } from '../router/registry';
 import type { Router } from '../router/router';
 import type { VisibilityResolver } from '../router/visibility';
+import { toolVisibility } from '../router/extensions/tool-visibility';
 import type { ExtensionSet } from '../router/extensions/extension-set';
 import type { Negotiation } from '../router/extensions/extension';
 import { Dispatcher } from '../protocol/dispatcher';
@@ -74,7 +75,9 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
   });
   // One method table for both eras: the router's methods, and each era's own, registered by it.
   const methods: ProtocolMethods = new MethodTable((method) => router.handles(method));
-  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, visibility, advertised, methods }, {
+  // What the protocol asks of a tool: the visible rule, then the extensions' tool hooks, as tools/list and tools/call do.
+  const tools = toolVisibility(visibility, extensions.toolKnown());
+  const engine = new SessionEngine({ router, identity, counts, diagnostics, events, store, bus, running, tasks, toolTaskSupport, visibility: tools, advertised, methods }, {
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -91,7 +94,7 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     listeners: events.listeners,
     resourceUpdated: (uri) => events.resourceUpdated(uri),
     toolTaskSupport,
-    visibility,
+    visibility: tools,
     advertised,
     methodCacheHint: extensions.size > 0 ? (method) => router.methodCacheHint(method) : undefined,
     listenIds: (asked, negotiation) => extensions.listenIds(asked, negotiation),
@@ -102,8 +105,9 @@ export function composeProtocol({ registry, router, visibility, identity, diagno
     stateTtlMs: options.stateTtlMs,
     maxListenStreams: options.maxListenStreams,
     maxSubscriptionsPerStream: options.maxSubscriptionsPerSession,
-    // Lists differ by caller once a visibility rule is set: they can only be private then.
-    cache: { ...DEFAULT_CACHE, listsArePrivate: visibility.differsByCaller, ...options.cacheDefaults },
+    // Lists differ by caller once a visibility rule is set, or by client once an extension's tool
+    // hook may hide or dress a tool: they can only be private then.
+    cache: { ...DEFAULT_CACHE, listsArePrivate: visibility.differsByCaller || extensions.hasToolHooks, ...options.cacheDefaults },
   });
   const heap = new HeapGuard(options.maxHeapUsedRatio ?? DEFAULT_MAX_HEAP_USED_RATIO);
   const dispatcher = new Dispatcher({ engine, stateless, store, running, diagnostics, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, heap });

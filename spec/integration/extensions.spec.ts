@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { z } from 'zod';
+import { IsString } from 'class-validator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { injectable } from 'tsyringe';
 import {
-  Context, DefinitionError, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type ExtensionHost, type HttpListener,
+  Context, DefinitionError, Field, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type ExtensionHost, type HttpListener,
 } from '../../lib';
 import { openSse } from './support/raw-http';
 import { connectHttp, connectInMemory } from './support/sdk-clients';
@@ -416,4 +417,43 @@ describe('extensions: a tool hook, what each client sees of a tool', () => {
       }
     });
   }
+});
+
+describe('extensions: a tool a hook hides is unknown to the protocol layer too (2026-07-28)', () => {
+  class RegionArgs {
+    @Field({ description: 'Region', header: 'Region' }) @IsString() region!: string;
+  }
+  class Jobs {
+    @Tool({ description: 'For clients that declare com.example/beta', task: 'optional' })
+    async beta_job(args: RegionArgs) { return `done in ${args.region}`; }
+  }
+  const beta: Extension = {
+    id: 'com.example/beta',
+    tool: (tool, negotiation) => (Object.hasOwn((negotiation.clientCapabilities as { extensions?: object }).extensions ?? {}, 'com.example/beta') ? tool.descriptor : undefined),
+  };
+  const TASKS = { 'io.modelcontextprotocol/tasks': {} };
+  let server: PhantomServer;
+  let listener: HttpListener;
+
+  before(async () => {
+    server = new PhantomServer({ name: 'jobs', version: '1', providers: [Jobs], diagnostics: SILENT_DIAGNOSTICS, extensions: [beta] });
+    listener = await server.listen({ port: 0 });
+  });
+  after(async () => {
+    await listener.close();
+    await server.close();
+  });
+
+  it('answers a call of it as one of an unknown tool, its mirrored headers unchecked, and never as a task', async () => {
+    const params = (capabilities: Record<string, unknown>, name = 'beta_job') => ({ name, arguments: { region: 'eu' }, _meta: meta(capabilities) });
+    // No Mcp-Param-Region header: a tool the client may know would be refused as a header mismatch (-32020).
+    const hidden = await call(listener.url, 'tools/call', params({ extensions: TASKS }));
+    const unknown = await call(listener.url, 'tools/call', params({ extensions: TASKS }, 'no_such_tool'));
+    expect([hidden.status, hidden.body.error?.code]).to.deep.equal([unknown.status, unknown.body.error?.code]);
+    expect(hidden.body.error?.code).not.to.equal(-32020);
+    const declared = { extensions: { ...TASKS, 'com.example/beta': {} } };
+    expect((await call(listener.url, 'tools/call', params(declared))).body.error?.code).to.equal(-32020);
+    const task = await call(listener.url, 'tools/call', params(declared), { 'mcp-param-region': 'eu' });
+    expect(task.body.result.resultType).to.equal('task');
+  });
 });

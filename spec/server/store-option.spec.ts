@@ -132,6 +132,12 @@ describe('PhantomServer', () => {
         await server.close();
         expect(stores.asked[stores.asked.length - 1]).to.equal('close');
       });
+
+      it('closes the store that start() opened even when nothing was served (it would keep the process alive)', async () => {
+        await server.start();
+        await server.close();
+        expect(stores.asked.filter((step) => step === 'open' || step === 'close')).to.deep.equal(['open', 'close']);
+      });
     });
 
     it('opens the store once, however often start() is called', async () => {

@@ -5,7 +5,7 @@ import { failure, notification, success, type JsonRpcNotification, type JsonRpcR
 import { Notification } from '../../core/methods';
 import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
 import type { Router } from '../../router/router';
-import type { ToolVisibility } from '../../router/visibility';
+import type { ToolVisibility } from '../../router/extensions/tool-visibility';
 import type { Negotiation } from '../../router/extensions/extension';
 import { sessionCapabilities, type FeatureCounts } from '../capabilities';
 import type { ServerEvents } from '../events/server-events';

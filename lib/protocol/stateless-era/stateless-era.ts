@@ -10,7 +10,7 @@ import type { FeatureCounts } from '../capabilities';
 import type { SigningKey } from '../../core/signing-key';
 import type { JsonObject } from '../../core/wire.types';
 import type { Router } from '../../router/router';
-import type { ToolVisibility } from '../../router/visibility';
+import type { ToolVisibility } from '../../router/extensions/tool-visibility';
 import type { BackgroundCall, Negotiation, ToolCallInfo } from '../../router/extensions/extension';
 import type { Refusal } from '../refusal';
 import type { CacheHint } from '../../metadata/cache-hint';
@@ -135,7 +135,7 @@ export class StatelessEra {
   request(message: JsonRpcRequest, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
     const meta = readRequestMeta(message.params);
     if ('error' in meta) return refused('invalid-params', message.id, meta.error);
-    const headerError = facts.headers?.checkHeaders?.(message, meta, this.inputSchemaOf(message, facts.principal));
+    const headerError = facts.headers?.checkHeaders?.(message, meta, this.inputSchemaOf(message, meta, facts.principal));
     if (headerError) return refused('header-mismatch', message.id, headerError);
     if (!(STATELESS_VERSIONS as readonly string[]).includes(meta.protocolVersion)) {
       return refused('unsupported-version', message.id, {
@@ -158,8 +158,9 @@ export class StatelessEra {
   private backgroundCallOf(message: JsonRpcRequest, meta: RequestMeta, principal: unknown): BackgroundCall | Refusal | undefined {
     const name = message.params?.name;
     const { backgroundCall } = this.deps;
-    if (!backgroundCall || message.method !== Method.ToolsCall || typeof name !== 'string' || !this.deps.visibility.tool(name, principal)) return undefined;
-    const negotiation: Negotiation = { era: 'stateless', protocolVersion: meta.protocolVersion, clientCapabilities: meta.clientCapabilities ?? {} };
+    if (!backgroundCall || message.method !== Method.ToolsCall || typeof name !== 'string') return undefined;
+    const negotiation = negotiationOf(meta);
+    if (!this.deps.visibility.tool(name, principal, negotiation)) return undefined;
     try {
       return backgroundCall({ tool: name, taskSupport: this.deps.toolTaskSupport(name), principal, negotiation });
     } catch (error) {
@@ -168,9 +169,9 @@ export class StatelessEra {
   }
 
   /** The resolved target's input schema, for the header check of a `tools/call`: the tool's own, when the caller may see it. */
-  private inputSchemaOf(message: JsonRpcRequest, principal: unknown): JsonObject | undefined {
+  private inputSchemaOf(message: JsonRpcRequest, meta: RequestMeta, principal: unknown): JsonObject | undefined {
     const name = message.params?.name;
-    return message.method === Method.ToolsCall && typeof name === 'string' ? this.deps.visibility.tool(name, principal)?.descriptor.inputSchema : undefined;
+    return message.method === Method.ToolsCall && typeof name === 'string' ? this.deps.visibility.tool(name, principal, negotiationOf(meta))?.descriptor.inputSchema : undefined;
   }
 
   private serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
@@ -205,4 +206,9 @@ export class StatelessEra {
 /** One request as the codec sees it; `channel` for a method the router serves. */
 function requestOf(message: JsonRpcRequest, meta: RequestMeta, { principal, exchange, cancellation }: StatelessFacts, channel?: InputChannel): StatelessRequest {
   return { message, meta, principal, exchange, cancellation, channel };
+}
+
+/** Who a stateless request negotiated with: its version and the capabilities its `_meta` declares. */
+function negotiationOf(meta: RequestMeta): Negotiation {
+  return { era: 'stateless', protocolVersion: meta.protocolVersion, clientCapabilities: meta.clientCapabilities ?? {} };
 }

@@ -7,7 +7,7 @@ import { notification, type JsonRpcMessage, type JsonRpcRequest } from '../../co
 import { Method } from '../../core/methods';
 import type { JsonObject } from '../../core/wire.types';
 import type { Outcome } from '../../router/router';
-import type { ToolVisibility } from '../../router/visibility';
+import type { ToolVisibility } from '../../router/extensions/tool-visibility';
 import { TASKS_SINCE } from '../capabilities';
 import type { SessionEraMethod } from '../era-methods';
 import type { ServerEvents } from '../events/server-events';
@@ -126,7 +126,7 @@ export class SessionTasks implements TaskChannelHost {
     const wantsTask = typeof asked === 'object' && asked !== null && !Array.isArray(asked);
     // The ordinary call, first and cheaply: a tool that is no task, called as none.
     if (support === undefined || (support === 'forbidden' && !wantsTask)) return undefined;
-    if (state.protocolVersion < TASKS_SINCE || !this.deps.hasTaskTools() || !this.deps.visibility.tool(name, principal)) return undefined;
+    if (state.protocolVersion < TASKS_SINCE || !this.deps.hasTaskTools() || !this.deps.visibility.tool(name, principal, { era: 'session', protocolVersion: state.protocolVersion, clientCapabilities: state.clientCapabilities })) return undefined;
     if (support === 'required' && !wantsTask) return { code: ErrorCode.MethodNotFound, message: `Tool "${name}" must be called as a task (taskSupport: required)` };
     if (support === 'forbidden') return wantsTask ? { code: ErrorCode.MethodNotFound, message: `Tool "${name}" cannot be called as a task` } : undefined;
     if (!wantsTask) return undefined;

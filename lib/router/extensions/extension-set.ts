@@ -8,6 +8,8 @@ import type { Constructor } from '../../metadata/metadata-store';
 import { describeMemberRef, isGuardRef, isInterceptorRef } from '../../metadata/pipeline-options';
 import type { MethodHandler, ToolView } from '../handlers/method-handler';
 import type { Pipelines } from '../pipeline/pipelines';
+import type { ToolDefinition } from '../../definitions/definitions';
+import type { ToolKnown } from './tool-visibility';
 import type { BackgroundCall, Extension, ExtensionHost, ExtensionMethod, Negotiation, ToolCallInfo } from './extension';
 
 /**
@@ -142,10 +144,30 @@ export class ExtensionSet {
    * (lists and calls then cost nothing more).
    */
   toolView(): ToolView | undefined {
+    const viewed = this.viewed();
+    return viewed && ((definition, listed, ctx) => viewed(definition, listed, negotiationOf(ctx)));
+  }
+
+  /**
+   * Whether a client in a negotiation may know a tool, as the `tool` hooks say (what the protocol
+   * layer asks before a call may become a task, and for the header check); `undefined` when no
+   * extension has a hook.
+   */
+  toolKnown(): ToolKnown | undefined {
+    const viewed = this.viewed();
+    return viewed && ((definition, negotiation) => viewed(definition, definition.descriptor, negotiation) !== undefined);
+  }
+
+  /** Whether some extension's `tool` hook may make lists differ from one client to another. */
+  get hasToolHooks(): boolean {
+    return this.extensions.some((extension) => typeof extension.tool === 'function');
+  }
+
+  /** The tool hooks chained: each given what the one before returned, until one hides the tool. */
+  private viewed(): ((definition: ToolDefinition, listed: WireTool, negotiation: Negotiation) => WireTool | undefined) | undefined {
     const hooks = this.extensions.filter((extension) => typeof extension.tool === 'function');
     if (hooks.length === 0) return undefined;
-    return (definition, listed, ctx) => {
-      const negotiation = negotiationOf(ctx);
+    return (definition, listed, negotiation) => {
       let seen: WireTool | undefined = listed;
       for (const extension of hooks) {
         seen = extension.tool!({ name: definition.name, owner: definition.owner, member: definition.member, descriptor: seen }, negotiation);

@@ -16,7 +16,7 @@ import type { SessionState } from '../../../lib/protocol/seams/session-state';
 import type { SessionChange, SessionStore } from '../../../lib/protocol/seams/session-store';
 import type { ListKind } from '../../../lib/core/methods';
 import type { ToolDefinition } from '../../../lib/definitions/definitions';
-import type { ToolVisibility } from '../../../lib/router/visibility';
+import type { ToolVisibility } from '../../../lib/router/extensions/tool-visibility';
 
 /** An exchange that records what is sent on it. */
 export class FakeExchange implements Exchange {
