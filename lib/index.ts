@@ -11,7 +11,7 @@ export { UseGuards } from './decorators/use-guards.decorator';
 export { UseInterceptors } from './decorators/use-interceptors.decorator';
 
 export { PhantomServer } from './server/phantom-server';
-export type { PhantomServerOptions } from './server/server-options';
+export type { EnvironmentVariable, PhantomServerOptions } from './server/server-options';
 
 export { Context, type ContextInit, type ElicitCallOptions, type InputCallOptions, type Logger, type Root } from './context/context';
 export { ContextKey } from './context/context-key';

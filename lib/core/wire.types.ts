@@ -30,6 +30,8 @@ export interface Implementation {
   readonly title?: string;
   readonly icons?: readonly Icon[];
   readonly websiteUrl?: string;
+  /** What the implementation does, in a sentence (2025-11-25 and later). */
+  readonly description?: string;
 }
 
 /**

@@ -26,7 +26,8 @@ import { StreamableHttpHandler } from '../transport/http/streamable-http.handler
 import { listenHttp, type HttpListener } from '../transport/http/http-listener';
 import { fetchHandlerOf, type FetchHandler } from '../transport/fetch/fetch-handler';
 import { composeProtocol, type Protocol } from './protocol-composition';
-import type { PhantomServerOptions } from './server-options';
+import type { EnvironmentVariable, PhantomServerOptions } from './server-options';
+import { environmentProblems } from './environment-checks';
 import { TelemetryInterceptor } from '../router/pipeline/built-ins/telemetry.interceptor';
 import { ContainerInstanceSource } from './container-instance-source';
 import { ResolvedInstanceSource } from './resolved-instance-source';
@@ -44,6 +45,8 @@ import { SigningKeys } from './signing-keys';
 export class PhantomServer {
   readonly info: Implementation;
   readonly instructions: string | undefined;
+  /** The environment variables the server declared it reads (the `environment` option), for what installs it. */
+  readonly environment: readonly EnvironmentVariable[];
   /** The server's own child container: register services here, or in the parent you passed. */
   readonly container: DependencyContainer;
   private readonly registry = new Registry(this.options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS);
@@ -60,9 +63,12 @@ export class PhantomServer {
       throw new PhantomError('store_conflict', 'PhantomServer options: store (what replicas share) brings its own session store and bus; set either store, or sessionStore and bus, not both');
     }
     this.info = Object.freeze(definedOnly({
-      name: options.name, version: options.version, title: options.title, icons: options.icons, websiteUrl: options.websiteUrl,
+      name: options.name, version: options.version, title: options.title, icons: options.icons, websiteUrl: options.websiteUrl, description: options.description,
     }));
     this.instructions = options.instructions;
+    const environmentIssues = environmentProblems(options.environment ?? []);
+    if (environmentIssues.length > 0) throw new DefinitionError(environmentIssues);
+    this.environment = Object.freeze((options.environment ?? []).map((variable) => Object.freeze({ ...variable })));
     this.container = (options.container ?? rootContainer).createChildContainer();
     // Providers may inject the server itself, to change what it serves at runtime.
     this.container.registerInstance(PhantomServer, this);

@@ -27,6 +27,19 @@ export interface PhantomServerOptions {
   readonly title?: string;
   readonly icons?: readonly Icon[];
   readonly websiteUrl?: string;
+  /**
+   * What the server does, in one sentence: `serverInfo.description`, and the description of what
+   * `phantom-mcp` writes for the MCP registry, desktop bundles and the server card (which take at
+   * most 100 characters).
+   */
+  readonly description?: string;
+  /**
+   * The environment variables the server reads, declared so that what installs it can ask for
+   * them: the registry's `server.json` (`environmentVariables`), a desktop bundle's `user_config`,
+   * VS Code's `inputs` for the secret ones. Declaring one reads nothing: the server's own code
+   * reads `process.env` as before.
+   */
+  readonly environment?: readonly EnvironmentVariable[];
   /** Told to the client at initialisation: how to use this server's tools well. */
   readonly instructions?: string;
   /** The classes whose `@Tool`, `@Resource` and `@Prompt` methods the server serves. */
@@ -191,4 +204,22 @@ export interface PhantomServerOptions {
   readonly stateTtlMs?: number;
   /** Caching hints of the stateless era when decorators say nothing: lists (default 60 s, public), reads (0, private). */
   readonly cacheDefaults?: { readonly lists?: Required<CacheHint>; readonly reads?: Required<CacheHint> };
+}
+
+/** An environment variable a server reads (see `PhantomServerOptions.environment`). */
+export interface EnvironmentVariable {
+  /** Its name, e.g. `WEATHER_API_KEY`. */
+  readonly name: string;
+  /** What it is for, shown to whoever installs the server. */
+  readonly description: string;
+  /** Whether the server cannot run without it. Default `false`. */
+  readonly required?: boolean;
+  /** Whether it holds a secret (a token, a password): installers ask for it masked and never write it in plain files. Default `false`. */
+  readonly secret?: boolean;
+  /** What the server uses when it is not set. */
+  readonly default?: string;
+  /** The kind of value: `string` (default), `number`, `boolean` or `filepath`. */
+  readonly format?: 'string' | 'number' | 'boolean' | 'filepath';
+  /** The only values it may take. */
+  readonly choices?: readonly string[];
 }
