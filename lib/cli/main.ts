@@ -6,13 +6,14 @@ import { callCommand } from './call.command';
 import { checkCommand } from './check.command';
 import { EXIT, type Command, type CliIo } from './command';
 import { configCommand } from './config.command';
+import { cardCommand } from './distribution/card.command';
 import { devCommand } from './dev.command';
 import { listCommand } from './list.command';
 import { serveCommand } from './serve.command';
 import { definitionProblems, ServerModuleError } from './server-module';
 
 /** Every command, by the name typed after `phantom-mcp`. */
-const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand].map((command) => [command.name, command]));
+const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand, cardCommand].map((command) => [command.name, command]));
 
 const USAGE = `Usage: phantom-mcp <command> <module> [options]
 

@@ -1,12 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import express from 'express';
 import { fastify } from 'fastify';
 import { All, Controller, Module, Req, Res, type DynamicModule, type INestApplication } from '@nestjs/common';
@@ -21,29 +17,10 @@ import {
 import { AuthorizationServerFixture } from '../support/authorization-server.fixture';
 import { freePort } from './support/oauth-http';
 import { INITIALIZE, post, send, type RawReply } from './support/raw-http';
+import { cardValidator } from '../transport/http/fixtures/server-card-schema';
 
-/**
- * The card schema, pinned: modelcontextprotocol/experimental-ext-server-card, `schema.json` at
- * commit 8924e08682b4a936e6464b57845ec2ff17dc8776 (2026-07-24), copied byte for byte.
- */
-const SCHEMA_FILE = join(resolve(__dirname, '..', '..', '..'), 'spec', 'transport', 'http', 'fixtures', 'server-card.schema.json');
-const SCHEMA_SHA256 = '2c772b51edb367f154771d84ddbae87ddba00a624422c8e46f218a9ac03bf042';
 const MEDIA_TYPE = 'application/mcp-server-card+json';
 const VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
-
-function cardValidator() {
-  const text = readFileSync(SCHEMA_FILE);
-  expect(createHash('sha256').update(text).digest('hex'), 'the pinned card schema changed').to.equal(SCHEMA_SHA256);
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats(ajv);
-  ajv.addSchema(JSON.parse(text.toString('utf8')), 'schema.json');
-  const validate = ajv.getSchema('schema.json#/$defs/ServerCard');
-  if (!validate) throw new Error('no ServerCard definition in the pinned schema');
-  return (card: unknown) => {
-    const valid = validate(card);
-    return valid ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
-  };
-}
 
 class Notes {
   @Tool({ description: 'Read the notes' })
