@@ -232,7 +232,7 @@ describe('phantom-mcp bundle', function () {
     });
 
     it('refuses a module the package does not publish', async () => {
-      expect(await refused('unpublished', { files: ['lib'] })).to.match(/dist\/server\.js would not be in the bundle: the package\.json "files" \(lib\) leaves it out/);
+      expect(await refused('unpublished', { files: ['lib'], main: 'lib/index.js' })).to.match(/dist\/server\.js would not be in the bundle: the package\.json "files" \(lib\) leaves it out/);
     });
 
     it('refuses a package whose phantom-mcp is a devDependency', async () => {
