@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArguments, UsageError } from './arguments';
+import { bundleCommand } from './bundle.command';
 import { callCommand } from './call.command';
 import { checkCommand } from './check.command';
 import { EXIT, type Command, type CliIo } from './command';
@@ -13,7 +14,7 @@ import { serveCommand } from './serve.command';
 import { definitionProblems, ServerModuleError } from './server-module';
 
 /** Every command, by the name typed after `phantom-mcp`. */
-const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand, cardCommand].map((command) => [command.name, command]));
+const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand, cardCommand, bundleCommand].map((command) => [command.name, command]));
 
 const USAGE = `Usage: phantom-mcp <command> <module> [options]
 
