@@ -185,6 +185,13 @@ describe('phantom-mcp server-json', function () {
       ]);
     });
 
+    it('refuses a private package, and a title longer than the registry takes', async () => {
+      await Promise.all([
+        refused(project({ ...PACKAGE, private: true }), 'package.json says "private": true, so npm will not publish it'),
+        refused(project(PACKAGE, { ...SERVER, title: 't'.repeat(101) }), 'the server\'s title option is 101 characters; the registry takes 1 to 100'),
+      ]);
+    });
+
     it('lists every problem at once', async () => {
       const { mcpName: _name, bin: _bin, ...pkg } = PACKAGE;
       const ran = await serverJson(project({ ...pkg, version: '1.3.0' }));
