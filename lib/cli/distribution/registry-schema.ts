@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /**
  * The MCP registry's `server.json` schema this package writes against, pinned: the file ships
@@ -26,7 +25,10 @@ export function registrySchemaProblems(document: unknown): string[] {
   return (compiled.errors ?? []).map(describe);
 }
 
+/** Loaded on first use: every other command of the binary starts without ajv. */
 function compile(): ValidateFunction {
+  const Ajv = (require('ajv') as typeof import('ajv')).default;
+  const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   return ajv.compile(JSON.parse(readFileSync(REGISTRY_SCHEMA.file, 'utf8')) as object);
