@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { runIn } from '../support/packed-package';
 import { installedCli, REPO, type InstalledCli, type Ran } from './support/installed-cli';
 
 /** The pinned registry schema, and the sha256 of the file as published (modelcontextprotocol/static@a9ba437d). */
@@ -47,7 +50,10 @@ describe('phantom-mcp server-json', function () {
 
   let made = 0;
   /** A package in a temporary folder: package.json, server.js (the fixture's server with these options), bin/stdio.js. */
-  function project(pkg: Json = PACKAGE, server: Json = SERVER, bin = '#!/usr/bin/env node\nrequire(\'../server.js\');\n'): string {
+  /** What the README says the bin is: a node script serving the module's server over stdio. */
+  const STDIO_BIN = `#!/usr/bin/env node\nconst { StdioTransport } = require(${JSON.stringify(join(REPO, 'dist', 'lib', 'index.js'))});\nvoid require('../server.js').connect(new StdioTransport());\n`;
+
+  function project(pkg: Json = PACKAGE, server: Json = SERVER, bin = STDIO_BIN): string {
     const dir = join(root, `project-${++made}`);
     mkdirSync(join(dir, 'bin'), { recursive: true });
     writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
@@ -140,6 +146,27 @@ describe('phantom-mcp server-json', function () {
       const document = JSON.parse(readFileSync(join(dir, 'server.json'), 'utf8'));
       expect(document).to.deep.include({ name: 'io.github.acme/weather', _meta: meta });
       expect(validate(document)).to.equal(true);
+    });
+
+    it('names a package that npx starts as a stdio server, bin and all, as a client would run it', async () => {
+      const dir = project();
+      const [npm] = (await written(dir)).packages;
+      expect(npm).to.include({ runtimeHint: 'npx' }).and.to.deep.include({ transport: { type: 'stdio' } });
+      const packed = await runIn(dir, 'npm', ['pack', '--silent']);
+      expect(packed.code, packed.stderr).to.equal(0);
+      // npx <tarball> picks the bin as npx <identifier> does; a cache of its own, offline: nothing is fetched.
+      const transport = new StdioClientTransport({
+        command: 'npx', args: ['--yes', '--offline', `./${packed.stdout.trim()}`], cwd: dir, stderr: 'pipe',
+        env: { ...process.env, npm_config_cache: join(dir, '.npm-cache') } as Record<string, string>,
+      });
+      const client = new Client({ name: 'server-json-spec', version: '1' });
+      await client.connect(transport);
+      try {
+        expect(client.getServerVersion()).to.include({ name: 'weather', version: npm.version });
+        expect((await client.listTools()).tools.map((tool) => tool.name)).to.deep.equal(['forecast']);
+      } finally {
+        await client.close();
+      }
     });
   });
 

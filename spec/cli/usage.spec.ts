@@ -5,7 +5,9 @@ import { installedCli, REPO, type InstalledCli } from './support/installed-cli';
 
 const COMMANDS = ['serve', 'check', 'list', 'call', 'dev', 'config', 'server-json'];
 
-describe('phantom-mcp (usage)', () => {
+describe('phantom-mcp (usage)', function () {
+  // One binary per command at once, each loading the framework: on two busy cores that outgrows mocha's 10 s.
+  this.timeout(30_000);
   let cli: InstalledCli;
   before(async function () {
     this.timeout(120_000);
