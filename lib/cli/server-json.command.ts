@@ -6,7 +6,7 @@ import { mcpbUrlProblem, ociReferenceProblem, remoteUrlProblem, sha256Problem } 
 import { RegistryRefusal } from './distribution/registry-requirements';
 import { REGISTRY_SCHEMA } from './distribution/registry-schema';
 import { serverFacts } from './distribution/server-facts';
-import { serverJson, ServerJsonBug, type ServerJson, type ServerJsonExtras } from './distribution/server-json';
+import { serverJson, ServerJsonBug, type ServerJson, type ServerJsonExtras, type ServerJsonOutcome } from './distribution/server-json';
 import { serverJsonDrift } from './distribution/server-json-drift';
 
 export const serverJsonCommand: Command = {
@@ -44,7 +44,7 @@ server over stdio). What it writes is checked against the registry's schema firs
     const check = valueFlag(args, 'check');
     if (out !== undefined && check !== undefined) throw new UsageError('--out writes the file and --check compares it: give one');
     const facts = await serverFacts(args.positionals.module, io.cwd, { exportName: valueFlag(args, 'export') });
-    let made: ReturnType<typeof serverJson>;
+    let made: ServerJsonOutcome;
     try {
       made = serverJson(facts, extras);
     } catch (error) {
