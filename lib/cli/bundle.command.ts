@@ -5,7 +5,7 @@ import { EXIT, type CliIo, type Command } from './command';
 import { bundleContents, sizeReport } from './distribution/bundle-contents';
 import { bundleLayout } from './distribution/bundle-layout';
 import { BundleRefusal } from './distribution/bundle-refusal';
-import { jsonDifferences } from './distribution/json-differences';
+import { describeDifference, jsonDifferences } from './distribution/json-differences';
 import { mcpbManifest, type McpbManifest } from './distribution/mcpb-manifest';
 import { pngIcon } from './distribution/png-icon';
 import { serverFacts } from './distribution/server-facts';
@@ -78,7 +78,8 @@ function checked(file: string, manifest: McpbManifest, io: CliIo): number {
   } catch (error) {
     throw new BundleRefusal(`cannot read ${file} as JSON: ${(error as Error).message}`);
   }
-  const differences = jsonDifferences(committed, manifest);
+  // Tools and prompts by name: one new tool is one line, not a shifted list.
+  const differences = jsonDifferences(manifest, committed, { tools: 'name', prompts: 'name' }).map((difference) => describeDifference(difference, file));
   if (differences.length === 0) {
     io.out(`${file} is up to date\n`);
     return EXIT.ok;

@@ -11,10 +11,14 @@ import { cardCommand } from './distribution/card.command';
 import { devCommand } from './dev.command';
 import { listCommand } from './list.command';
 import { serveCommand } from './serve.command';
+import { serverJsonCommand } from './server-json.command';
 import { definitionProblems, ServerModuleError } from './server-module';
 
 /** Every command, by the name typed after `phantom-mcp`. */
-const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand, cardCommand, bundleCommand].map((command) => [command.name, command]));
+const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand, cardCommand, bundleCommand, serverJsonCommand].map((command) => [command.name, command]));
+
+/** The summaries line up after the longest command name. */
+const WIDTH = Math.max(...[...COMMANDS.keys()].map((name) => name.length)) + 2;
 
 const USAGE = `Usage: phantom-mcp <command> <module> [options]
 
@@ -22,7 +26,7 @@ Works on a compiled module (a .js file built with tsc) that exports a PhantomSer
 returning one, or provider classes.
 
 Commands:
-${[...COMMANDS.values()].map((command) => `  ${command.name.padEnd(8)}${command.summary}`).join('\n')}
+${[...COMMANDS.values()].map((command) => `  ${command.name.padEnd(WIDTH)}${command.summary}`).join('\n')}
 
 phantom-mcp <command> --help   the command's options
 phantom-mcp --version          the package's version

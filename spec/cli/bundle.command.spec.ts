@@ -205,7 +205,7 @@ describe('phantom-mcp bundle', function () {
       const ran = await cli.run(['bundle', grown, '--check', manifest]);
       expect(ran.code).to.equal(1);
       expect(ran.stderr).to.include('1 difference');
-      expect(ran.stderr).to.include('tools["alerts"]: new');
+      expect(ran.stderr).to.include(`tools[alerts]: missing from ${manifest}; the code makes {"name":"alerts"`);
       expect(readFileSync(manifest, 'utf8')).to.equal(before);
     });
 
@@ -213,7 +213,7 @@ describe('phantom-mcp bundle', function () {
       const bumped = relative(cli.project, writeBundledPackage(join(cli.project, 'packages', 'weather-bumped'), { json: { version: '1.3.0' } }));
       const ran = await cli.run(['bundle', bumped, '--check', manifest]);
       expect(ran.code).to.equal(1);
-      expect(ran.stderr).to.include('version: "1.2.0" -> "1.3.0"');
+      expect(ran.stderr).to.include(`version: "1.2.0" in ${manifest}, "1.3.0" from the code`);
     });
   });
 

@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installedCli, REPO, type InstalledCli } from './support/installed-cli';
 
-const COMMANDS = ['serve', 'check', 'list', 'call', 'dev', 'config', 'bundle'];
+const COMMANDS = ['serve', 'check', 'list', 'call', 'dev', 'config', 'card', 'bundle', 'server-json'];
 
-describe('phantom-mcp (usage)', () => {
+describe('phantom-mcp (usage)', function () {
+  // One binary per command at once, each loading the framework: on two busy cores that outgrows mocha's 10 s.
+  this.timeout(30_000);
   let cli: InstalledCli;
   before(async function () {
     this.timeout(120_000);

@@ -60,10 +60,18 @@ describe('the npm package', function () {
       expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).to.match(/^MIT License\n\nCopyright \(c\) 2026 phantom-mcp contributors\n/);
     });
 
-    it('ships exactly the compiled library: each module of lib/ as .js, .d.ts and .js.map, and package.json, README.md, LICENSE', () => {
-      const modules = filesUnder(join(REPOSITORY, 'lib')).filter((file) => file.endsWith('.ts')).map((file) => `dist/lib/${file.slice(0, -'.ts'.length)}`);
-      const expected = [...modules.flatMap((module) => [`${module}.js`, `${module}.d.ts`, `${module}.js.map`]), 'LICENSE', 'README.md', 'package.json'].sort();
+    it('ships exactly the compiled library: each module of lib/ as .js, .d.ts and .js.map, each .json of lib/ (pinned schemas), and package.json, README.md, LICENSE', () => {
+      const sources = filesUnder(join(REPOSITORY, 'lib'));
+      const modules = sources.filter((file) => file.endsWith('.ts')).map((file) => `dist/lib/${file.slice(0, -'.ts'.length)}`);
+      const data = sources.filter((file) => file.endsWith('.json')).map((file) => `dist/lib/${file}`);
+      const expected = [...modules.flatMap((module) => [`${module}.js`, `${module}.d.ts`, `${module}.js.map`]), ...data, 'LICENSE', 'README.md', 'package.json'].sort();
       expect(files).to.deep.equal(expected);
+    });
+
+    it('ships each .json of lib/ byte for byte (tsc would reformat one it imports; the build copies them)', () => {
+      const data = filesUnder(join(REPOSITORY, 'lib')).filter((file) => file.endsWith('.json'));
+      expect(data).not.to.be.empty;
+      for (const file of data) expect(readFileSync(join(installed, 'dist', 'lib', file)).equals(readFileSync(join(REPOSITORY, 'lib', file))), file).to.equal(true);
     });
 
     it('ships every file package.json points to: main, types, each export condition, the binary', () => {

@@ -1,53 +1,86 @@
 /**
- * How a committed JSON document differs from the one the code makes now, one line each, for a
- * reader: `tools["alerts"]: new`, `version: "1.0.0" -> "1.1.0"`, `user_config.units: gone`.
- * Lists of named objects (tools, prompts) are matched by `name`, so one new tool is one line
- * rather than a shifted list. Empty when they are the same.
+ * How the items of an array are told apart, by the array's key in its parent: `environmentVariables`
+ * by `name`, so one added in the middle is one difference, not one per item after it.
  */
-export function jsonDifferences(committed: unknown, now: unknown, path = ''): string[] {
-  if (JSON.stringify(committed) === JSON.stringify(now)) return [];
-  if (namedList(committed) && namedList(now)) return listDifferences(committed, now, path);
-  if (plainObject(committed) && plainObject(now)) {
-    const keys = [...new Set([...Object.keys(committed), ...Object.keys(now)])];
-    return keys.flatMap((key) => {
-      const at = path === '' ? key : `${path}.${key}`;
-      if (!Object.hasOwn(now, key)) return [`${at}: gone (was ${shown(committed[key])})`];
-      if (!Object.hasOwn(committed, key)) return [`${at}: new (${shown(now[key])})`];
-      return jsonDifferences(committed[key], now[key], at);
+export type ArrayKeys = Readonly<Record<string, string>>;
+
+/** One difference between what the code makes and what a file says. */
+export interface JsonDifference {
+  /** Where: `packages[npm].environmentVariables[API_KEY].isSecret`. */
+  readonly path: string;
+  /** What the code makes there (absent: the file has what the code does not). */
+  readonly expected?: unknown;
+  /** What the file has there (absent: the file lacks what the code makes). */
+  readonly actual?: unknown;
+}
+
+/**
+ * Every difference between two JSON values, key order ignored: objects by key, arrays by the
+ * key `keys` names for them (when every item has a distinct one), else by position.
+ */
+export function jsonDifferences(expected: unknown, actual: unknown, keys: ArrayKeys = {}): JsonDifference[] {
+  return differencesAt(expected, actual, keys, '', '');
+}
+
+/** `name`: the value's key in its parent object, which picks an array's item key. */
+function differencesAt(expected: unknown, actual: unknown, keys: ArrayKeys, path: string, name: string): JsonDifference[] {
+  if (isObject(expected) && isObject(actual)) {
+    const names = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
+    return names.flatMap((key) => {
+      const at = path ? `${path}.${key}` : key;
+      if (!Object.hasOwn(actual, key)) return [{ path: at, expected: expected[key] }];
+      if (!Object.hasOwn(expected, key)) return [{ path: at, actual: actual[key] }];
+      return differencesAt(expected[key], actual[key], keys, at, key);
     });
   }
-  return [`${path || '(the document)'}: ${shown(committed)} -> ${shown(now)}`];
+  if (Array.isArray(expected) && Array.isArray(actual)) return arrayDifferences(expected, actual, keys, path, keys[name]);
+  // Scalars, or a scalar against an object or array (never equal).
+  return expected === actual ? [] : [{ path, expected, actual }];
 }
 
-type Named = { readonly name: string } & Record<string, unknown>;
+/** One line for a difference, naming the file. */
+export function describeDifference(difference: JsonDifference, file: string): string {
+  const { path } = difference;
+  if (!('actual' in difference)) return `${path}: missing from ${file}; the code makes ${brief(difference.expected)}`;
+  if (!('expected' in difference)) return `${path}: in ${file} only (${brief(difference.actual)}); the code makes none`;
+  return `${path}: ${brief(difference.actual)} in ${file}, ${brief(difference.expected)} from the code`;
+}
 
-function listDifferences(committed: readonly Named[], now: readonly Named[], path: string): string[] {
-  const before = new Map(committed.map((item) => [item.name, item]));
-  const after = new Map(now.map((item) => [item.name, item]));
-  const lines: string[] = [];
-  for (const [name, item] of before) {
-    const at = `${path}[${JSON.stringify(name)}]`;
-    const current = after.get(name);
-    lines.push(...(current === undefined ? [`${at}: gone`] : jsonDifferences(item, current, at)));
+function arrayDifferences(expected: unknown[], actual: unknown[], keys: ArrayKeys, path: string, field: string | undefined): JsonDifference[] {
+  const expectedKeys = field === undefined ? undefined : keysOf(expected, field);
+  const actualKeys = field === undefined ? undefined : keysOf(actual, field);
+  if (!expectedKeys || !actualKeys) {
+    const length = Math.max(expected.length, actual.length);
+    return Array.from({ length }, (_, at) => {
+      const where = `${path}[${at}]`;
+      if (at >= actual.length) return [{ path: where, expected: expected[at] }];
+      if (at >= expected.length) return [{ path: where, actual: actual[at] }];
+      return differencesAt(expected[at], actual[at], keys, where, '');
+    }).flat();
   }
-  for (const name of after.keys()) if (!before.has(name)) lines.push(`${path}[${JSON.stringify(name)}]: new`);
-  if (lines.length === 0) lines.push(`${path}: the same items in another order (${now.map((item) => item.name).join(', ')})`);
-  return lines;
+  const byKey = new Map(actualKeys.map((key, at) => [key, actual[at]]));
+  const differences = expectedKeys.flatMap((key, at) => {
+    const where = `${path}[${key}]`;
+    return byKey.has(key) ? differencesAt(expected[at], byKey.get(key), keys, where, '') : [{ path: where, expected: expected[at] }];
+  });
+  const known = new Set(expectedKeys);
+  actualKeys.forEach((key, at) => { if (!known.has(key)) differences.push({ path: `${path}[${key}]`, actual: actual[at] }); });
+  return differences;
 }
 
-/** A list of objects each with a distinct string `name`. */
-function namedList(value: unknown): value is Named[] {
-  if (!Array.isArray(value)) return false;
-  const names = value.map((item) => (plainObject(item) && typeof item.name === 'string' ? item.name : undefined));
-  return names.every((name) => name !== undefined) && new Set(names).size === names.length;
+/** Each item's key, or `undefined` when one lacks it or two share it. */
+function keysOf(items: unknown[], field: string): string[] | undefined {
+  const found = items.map((item) => (isObject(item) && typeof item[field] === 'string' ? item[field] : undefined));
+  if (found.some((key) => key === undefined) || new Set(found).size !== found.length) return undefined;
+  return found as string[];
 }
 
-function plainObject(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A value, shortened past 80 characters. */
-function shown(value: unknown): string {
+/** A value in a line: JSON, cut at 80 characters. */
+function brief(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
