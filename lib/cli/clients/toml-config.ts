@@ -55,7 +55,9 @@ export function mergeToml(text: string | undefined, file: string, change: Server
     if (at === 0) result += end < original.length ? `${block}${eol}` : block;
     from = end;
   }
-  return { text: result + original.slice(from), replaced: true };
+  // The old table ran to the end: one line end closes the file, not the blank lines between its sub-tables.
+  const merged = from === original.length ? result.replace(/(?:\r?\n)+$/, eol) : result + original.slice(from);
+  return { text: merged, replaced: true };
 }
 
 function refusal(file: string, change: ServerChange, form: string): CommandError {
