@@ -4,6 +4,7 @@ import { CLIENT_NAMES, type ClientSpec } from './clients/client-table';
 import { FORMATS } from './clients/config-formats';
 import type { Place, Scope } from './clients/config-locations';
 
+/** `phantom-mcp config`: prints the entry a client needs to run the server, and where its files are. */
 export const configCommand: Command = {
   name: 'config',
   summary: `print what a client (${CLIENT_NAMES.join(', ')}) needs to run the server`,

@@ -9,6 +9,7 @@ import type { Scope } from './clients/config-locations';
 
 const SCOPES: readonly Scope[] = ['user', 'project'];
 
+/** `phantom-mcp install`: writes the server into a client's configuration file, with a backup. */
 export const installCommand: Command = {
   name: 'install',
   summary: 'write the server into a client\'s configuration file (with a backup)',

@@ -369,6 +369,15 @@ describe('phantom-mcp install', function () {
       expect(readFileSync(join(home, '.cursor', 'mcp.json.bak'), 'utf8')).to.equal('{ "mcpServers": {} }\n');
     });
 
+    it('refuses, in one line naming the file, a file it cannot write (a file where its folder should be)', async () => {
+      writeFileSync(join(home, 'not-a-folder'), '');
+      const file = join(home, 'not-a-folder', 'mcp.json');
+      const ran = await install('weather-server', '--client', 'cursor', '--file', file);
+      expect(ran.code).to.equal(1);
+      expect(ran.stderr).to.match(new RegExp(`^phantom-mcp install: cannot use ${file.replace(/[.]/g, '\\.')}: E[A-Z]+`));
+      expect(ran.stderr.trim().split('\n')).to.have.length(1);
+    });
+
     it('leaves no temporary file beside it', async () => {
       expect((await install('weather-server', '--client', 'cursor')).code).to.equal(0);
       expect(readdirSync(join(home, '.cursor'))).to.deep.equal(['mcp.json']);

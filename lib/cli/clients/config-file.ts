@@ -5,10 +5,12 @@ import { CommandError } from '../command';
 
 /** A configuration file as read: its text, or `undefined` when it does not exist yet. */
 export function readConfig(file: string): string | undefined {
-  const stats = statSync(file, { throwIfNoEntry: false });
-  if (stats === undefined) return undefined;
-  if (!stats.isFile()) throw new CommandError(`${file} is not a file`);
-  return readFileSync(file, 'utf8');
+  return said(file, () => {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (stats === undefined) return undefined;
+    if (!stats.isFile()) throw new CommandError(`${file} is not a file`);
+    return readFileSync(file, 'utf8');
+  });
 }
 
 /** What writing a configuration file did. */
@@ -30,6 +32,10 @@ export interface Written {
  * Missing folders are made.
  */
 export function writeConfig(file: string, text: string, now: Date): Written {
+  return said(file, () => written(file, text, now));
+}
+
+function written(file: string, text: string, now: Date): Written {
   const exists = existsSync(file);
   const target = exists && lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
   mkdirSync(dirname(target), { recursive: true });
@@ -61,4 +67,14 @@ function backUp(file: string, now: Date): string {
     }
   }
   throw new CommandError(`${file}: every backup name for ${stamp} is taken; remove some of its .bak files`);
+}
+
+/** A system error (no permission, a folder where a file should be ...) as a one-line refusal naming the file. */
+function said<T>(file: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof CommandError || typeof (error as { code?: unknown }).code !== 'string') throw error;
+    throw new CommandError(`cannot use ${file}: ${(error as Error).message}`, { cause: error });
+  }
 }
