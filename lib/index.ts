@@ -46,6 +46,11 @@ export { InMemoryTransport } from './transport/pipe/in-memory.transport';
 export type { StreamConnection } from './transport/pipe/stream-connection';
 export { StreamableHttpHandler } from './transport/http/streamable-http.handler';
 export type { HttpOptions, ListenOptions } from './transport/http/http-options';
+export {
+  SERVER_CARD_SCHEMA, SERVER_CARD_MEDIA_TYPE, isRegistryName,
+  type ServerCard, type ServerCardOptions, type ServerCardHeader, type ServerCardRemote,
+} from './transport/http/server-card';
+export { DEFAULT_CARD_MAX_AGE_SEC } from './transport/http/server-card.endpoint';
 export type { Authenticate, AuthDecision, AuthRequest } from './core/auth-decision';
 export { requestDeadlines, type HttpListener } from './transport/http/http-listener';
 export { hostAllowed } from './transport/http/request-guards';

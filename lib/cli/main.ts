@@ -2,10 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArguments, UsageError } from './arguments';
+import { bundleCommand } from './bundle.command';
 import { callCommand } from './call.command';
 import { checkCommand } from './check.command';
 import { CommandError, EXIT, type Command, type CliIo } from './command';
 import { configCommand } from './config.command';
+import { cardCommand } from './distribution/card.command';
 import { devCommand } from './dev.command';
 import { installCommand } from './install.command';
 import { listCommand } from './list.command';
@@ -13,7 +15,7 @@ import { serveCommand } from './serve.command';
 import { definitionProblems, ServerModuleError } from './server-module';
 
 /** Every command, by the name typed after `phantom-mcp`. */
-const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand, installCommand].map((command) => [command.name, command]));
+const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand, installCommand, cardCommand, bundleCommand].map((command) => [command.name, command]));
 
 const USAGE = `Usage: phantom-mcp <command> <module> [options]
 

@@ -25,6 +25,9 @@ import type { SharedStores } from '../protocol/seams/shared-stores';
 import { StreamableHttpHandler } from '../transport/http/streamable-http.handler';
 import { listenHttp, type HttpListener } from '../transport/http/http-listener';
 import { fetchHandlerOf, type FetchHandler } from '../transport/fetch/fetch-handler';
+import { cardDraft, cardOptionProblems, type ServerCard, type ServerCardFacts, type ServerCardOptions } from '../transport/http/server-card';
+import { SESSION_ERA_VERSIONS } from '../protocol/versions';
+import { STATELESS_VERSIONS } from '../protocol/stateless-era/request-meta';
 import { composeProtocol, type Protocol } from './protocol-composition';
 import type { EnvironmentVariable, PhantomServerOptions } from './server-options';
 import { environmentProblems } from './environment-checks';
@@ -228,7 +231,30 @@ export class PhantomServer {
     const scopes = { declared: () => this.declaredScopes(), needed: () => this.router.scopesEveryOperationNeeds() };
     // A mounted handler may take requests before anyone awaits `start()`: its extensions load now.
     this.setUpExtensions();
-    return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { ...defaults, ...options }, scopes));
+    return this.serving(new StreamableHttpHandler(this.protocol.dispatcher, { ...defaults, ...options }, scopes, this.cardFacts));
+  }
+
+  /**
+   * The server card for an endpoint at `options.url`, as `listen()` and the handlers serve it at
+   * `<path>/server-card`: to host it elsewhere (a static site, an AI Catalog entry's `data`).
+   * `bearer`: the endpoint is an OAuth resource server (the card names the Authorization header).
+   * Throws a `PhantomError` (`server_card_unavailable`) saying what is missing: a registry name
+   * or a description.
+   *
+   * @example
+   * const card = server.serverCard({ url: 'https://mcp.example.com/mcp', name: 'com.example/notes' });
+   */
+  serverCard(options: ServerCardOptions & { readonly url: string; readonly bearer?: boolean }): ServerCard {
+    const wrong = cardOptionProblems(options);
+    if (wrong.length > 0) throw new PhantomError('server_card_option', `Server card: ${wrong.join('; ')}`);
+    const draft = cardDraft(this.cardFacts, options, options.bearer === true);
+    if (!draft.ok) throw new PhantomError('server_card_unavailable', `No server card: ${draft.problems.join('; ')}`);
+    return draft.build(options.url);
+  }
+
+  /** What the server card says of this server: its identity and the versions both eras serve, newest first. */
+  private get cardFacts(): ServerCardFacts {
+    return { info: this.info, protocolVersions: [...STATELESS_VERSIONS, ...SESSION_ERA_VERSIONS] };
   }
 
   /**

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installedCli, REPO, type InstalledCli } from './support/installed-cli';
 
-const COMMANDS = ['serve', 'check', 'list', 'call', 'dev', 'config', 'install'];
+const COMMANDS = ['serve', 'check', 'list', 'call', 'dev', 'config', 'install', 'bundle'];
 
 describe('phantom-mcp (usage)', () => {
   let cli: InstalledCli;

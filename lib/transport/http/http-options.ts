@@ -1,6 +1,7 @@
 import type { Authenticate } from '../../core/auth-decision';
 import type { OAuthResourceServer } from '../../auth/oauth-resource-server';
 import type { EventStore } from '../../protocol/seams/event-store';
+import type { ServerCardOptions } from './server-card';
 
 /** The documented defaults of the limits below. */
 export const HTTP_DEFAULTS = Object.freeze({
@@ -30,7 +31,11 @@ export const HTTP_DEFAULTS = Object.freeze({
  *     : { allow: false, status: 401, wwwAuthenticate: 'Bearer realm="mcp"' } });
  */
 export interface HttpOptions {
-  /** The endpoint path (default `/mcp`). */
+  /**
+   * The endpoint path (default `/mcp`). A mounted handler answers whatever its host routes to it,
+   * and only reads this to know where its server card is (`<path>/server-card`): give the path as
+   * requests carry it (`/api/mcp` for an endpoint the host serves there).
+   */
   readonly path?: string;
   /**
    * Host header values accepted (DNS-rebinding protection), with or without a port. Default:
@@ -113,6 +118,18 @@ export interface HttpOptions {
   readonly shutdownTimeoutMs?: number;
   /** Extra headers CORS lets browsers send (Content-Type, Authorization and the MCP headers are always allowed). */
   readonly corsAllowHeaders?: readonly string[];
+  /**
+   * The server card (the `experimental-ext-server-card` extension, SEP-2127), served at
+   * `<path>/server-card` (`/mcp/server-card`) to anyone, without authentication, with CORS and
+   * ETag revalidation; `false`: none. Served when a registry name (`serverCard.name`, else the
+   * server's name when it is `namespace/name`) and the server option `description` are known;
+   * otherwise that path answers 404 and start-up says why. A malformed `serverCard` option is a
+   * start-up error (`PhantomError` `server_card_option`).
+   *
+   * @example
+   * await server.listen({ port: 3000, serverCard: { name: 'io.github.alice/notes' } });
+   */
+  readonly serverCard?: false | ServerCardOptions;
 }
 
 /** One thing readiness needs: `true` when it is there (a store reachable, a cache warm). */

@@ -16,6 +16,8 @@ import { HTTP_DEFAULTS, type HttpOptions } from './http-options';
 import { INTERNAL_ERROR, refuseBody, refusals, replyError, replyStatus, writeJson } from './http-replies';
 import { PostArrival, type PostHost } from './post-arrival';
 import { ProtectedResourceEndpoint } from './protected-resource.endpoint';
+import { ServerCardEndpoint } from './server-card.endpoint';
+import type { ServerCardFacts } from './server-card';
 import { refusalHeaders, statusOf } from './refusal-statuses';
 import { accepts, isJsonContent } from './request-guards';
 import { GuardAnswer, RequestGate, SESSION_HEADER, type RequestContext } from './request-gate';
@@ -44,13 +46,14 @@ const NO_SCOPES: ServedScopes = Object.freeze({ declared: () => [], needed: () =
  * Streamable HTTP (MCP 2025-03-26 and later, session era) as a plain `(req, res)` handler: mount
  * it in `node:http`, Express, Fastify or Nest. One handler serves many sessions. Behind a body
  * parser it takes the body from `req.body` or from its third argument. With the `auth` option it
- * also answers the protected-resource metadata at its well-known paths (`servesMetadataAt`): a host
- * routes those paths to `handle` as well.
+ * also answers the protected-resource metadata at its well-known paths, and it answers the server
+ * card at `<path>/server-card` (`servesMetadataAt`): a host routes those paths to `handle` as well.
  *
  * @example
- * const handler = server.httpHandler();
+ * const handler = server.httpHandler({ serverCard: { name: 'io.github.alice/notes' } });
  * app.use(express.json());
  * app.all('/mcp', handler.handle);
+ * app.all('/mcp/server-card', handler.handle);
  */
 export class StreamableHttpHandler {
   private readonly streams: StreamRegistry;
@@ -64,16 +67,17 @@ export class StreamableHttpHandler {
   private readonly postHost: PostHost;
   private readonly shutdownTimeoutMs: number;
   private readonly metadata?: ProtectedResourceEndpoint;
+  private readonly card?: ServerCardEndpoint;
   private readonly scopeChallenge: ScopeChallenge;
   private closing?: Promise<void>;
 
   /**
    * `scopes`: those the decorators declare now, listed in the protected-resource metadata, and
-   * those every operation needs, named in a 401 challenge. Users get a handler from
-   * `server.httpHandler(options)`.
+   * those every operation needs, named in a 401 challenge. `card`: what the server card is built
+   * from (none without it). Users get a handler from `server.httpHandler(options)`.
    * @internal
    */
-  constructor(private readonly core: Dispatcher, options: HttpOptions = {}, scopes: ServedScopes = NO_SCOPES) {
+  constructor(private readonly core: Dispatcher, options: HttpOptions = {}, scopes: ServedScopes = NO_SCOPES, card?: ServerCardFacts) {
     // What an SSE connection may leave unread.
     const sseUnread = {
       maxBytes: options.maxSseBufferBytes ?? HTTP_DEFAULTS.maxSseBufferBytes,
@@ -81,6 +85,11 @@ export class StreamableHttpHandler {
     };
     const { auth } = options;
     this.metadata = auth && new ProtectedResourceEndpoint(auth, () => scopes.declared());
+    if (card && options.serverCard !== false) {
+      this.card = new ServerCardEndpoint(card, {
+        path: options.path ?? '/mcp', options: options.serverCard ?? {}, allowedHosts: options.allowedHosts, bearer: auth !== undefined,
+      }, core.diagnostics);
+    }
     // Without `auth` there is no metadata to point to, and the scheme is the hook's: the bare
     // RFC 6750 challenge still names the scopes to ask for.
     this.scopeChallenge = auth ? (scopes) => auth.challenges.insufficientScope(scopes) : (scopes) => bearerChallenge({ error: 'insufficient_scope', scopes });
@@ -123,6 +132,7 @@ export class StreamableHttpHandler {
   readonly handle = async (req: BodyRequest, res: HttpResponseLike, parsedBody?: unknown): Promise<void> => {
     // Public, and read before the client has a token: ahead of every check.
     if (this.metadata?.serves(req.url)) return this.metadata.answer(req, res);
+    if (this.card?.serves(req.url)) return this.card.answer(req, res);
     // Once closing, a client should not send its next request on this connection.
     if (this.closing) res.setHeader('connection', 'close');
     let context: RequestContext<Verb> | undefined;
@@ -195,12 +205,13 @@ export class StreamableHttpHandler {
   }
 
   /**
-   * Whether `url` is one of the protected-resource metadata's paths, which `handle` answers
-   * besides the endpoint (with the `auth` option: the path of `auth.resourceMetadataUrl`, and
-   * `/.well-known/oauth-protected-resource`).
+   * Whether `url` is the path of a public document `handle` answers besides the endpoint: the
+   * protected-resource metadata (with the `auth` option: the path of `auth.resourceMetadataUrl`,
+   * and `/.well-known/oauth-protected-resource`) or the server card (`<path>/server-card`, when
+   * the server has one).
    */
   servesMetadataAt(url: string | undefined): boolean {
-    return this.metadata?.serves(url) ?? false;
+    return (this.metadata?.serves(url) ?? false) || (this.card !== undefined && this.card.available && this.card.serves(url));
   }
 
   /** The session the request names, or the refusal answered (400 without an id, 404 for an unknown one, 403 for another principal's). */
