@@ -55,10 +55,11 @@ ${CLIENT_FLAGS_USAGE}
     const before = readConfig(file);
     const merged = FORMATS[client.format].merge(before, file, change);
     const todo = [...notes, ...(scope === 'project' && given === undefined ? projectNotes(client) : [])];
-    if (todo.length) io.err(`To do:\n${todo.map((note) => `  - ${note}`).join('\n')}\n`);
-    const what = `"${change.name}" ${merged.replaced ? 'replaced' : 'added'} in ${file}`;
+    if (todo.length) io.err(`Notes:\n${todo.map((note) => `  - ${note}`).join('\n')}\n`);
+    const what = `"${change.name}" ${merged.replaced ? 'replaced in' : 'added to'} ${file}`;
     if (args.flags['dry-run'] === true) {
-      io.err(`Dry run, nothing written: ${what}${before === undefined ? ' (a new file)' : `, backed up to ${file}.bak first (or a timestamped .bak)`} would read:\n`);
+      const would = `${merged.replaced ? 'replace' : 'add'} "${change.name}" ${merged.replaced ? 'in' : 'to'} ${file}${before === undefined ? ' (a new file)' : ', backing the old file up first'}`;
+      io.err(`Dry run, nothing written. It would ${would}; the file would read:\n`);
       io.out(merged.text);
       return EXIT.ok;
     }

@@ -118,7 +118,7 @@ describe('phantom-mcp install', function () {
         expect(servers.weather.args.slice(1)).to.deep.equal(['serve', module('weather-server')]);
         expect(readFileSync(file, 'utf8')).to.match(/^ {4}"theme"/m);
         expect(readFileSync(`${file}.bak`, 'utf8')).to.equal(old);
-        expect(ran.stdout).to.include(`"weather" added in ${file}`).and.include(`Backup of the old file: ${file}.bak`);
+        expect(ran.stdout).to.include(`"weather" added to ${file}`).and.include(`Backup of the old file: ${file}.bak`);
         // What the client runs, exactly as written, from another working directory.
         await expectServes(servers.weather as Stdio);
       });
@@ -290,7 +290,7 @@ describe('phantom-mcp install', function () {
       expect(readFileSync(file(), 'utf8')).to.include('[mcp_servers.weather.env]');
       const ran = await install('weather-server', '--client', 'codex', '--http', 'https://weather.example.com/mcp');
       expect(ran.code, ran.stderr).to.equal(0);
-      expect(ran.stdout).to.include('"weather" replaced');
+      expect(ran.stdout).to.include('"weather" replaced in');
       const text = readFileSync(file(), 'utf8');
       expect(text).to.equal(`${OLD_CODEX}\n[mcp_servers.weather]\nurl = "https://weather.example.com/mcp"\n`);
     });
