@@ -4,6 +4,10 @@ import type { ArgumentSpec, ParsedArguments } from './arguments';
 /** Where a command reads and writes and from where it resolves paths: the process's, passed in. */
 export interface CliIo {
   readonly cwd: string;
+  /** The environment (HOME, APPDATA, XDG_CONFIG_HOME, CODEX_HOME ...): where per-user files are. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The operating system (`process.platform`): where per-user files are on it. */
+  readonly platform: NodeJS.Platform;
   /** stdin: over stdio, the client's MCP pipe. */
   readonly input: Readable;
   readonly out: (text: string) => void;
@@ -19,6 +23,11 @@ export interface Command extends ArgumentSpec {
   readonly usage: string;
   /** Resolves with the process's exit code. */
   run(args: ParsedArguments, io: CliIo): Promise<number>;
+}
+
+/** The command refuses, and says why in one message: exit 1 with the message alone (no stack). */
+export class CommandError extends Error {
+  override readonly name = 'CommandError';
 }
 
 /** Exit codes: 1 for a failure (a broken module, an error result), 2 for bad usage. */

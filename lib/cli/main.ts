@@ -5,17 +5,18 @@ import { parseArguments, UsageError } from './arguments';
 import { bundleCommand } from './bundle.command';
 import { callCommand } from './call.command';
 import { checkCommand } from './check.command';
-import { EXIT, type Command, type CliIo } from './command';
+import { CommandError, EXIT, type Command, type CliIo } from './command';
 import { configCommand } from './config.command';
 import { cardCommand } from './distribution/card.command';
 import { devCommand } from './dev.command';
+import { installCommand } from './install.command';
 import { listCommand } from './list.command';
 import { serveCommand } from './serve.command';
 import { serverJsonCommand } from './server-json.command';
 import { definitionProblems, ServerModuleError } from './server-module';
 
 /** Every command, by the name typed after `phantom-mcp`. */
-const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand, cardCommand, bundleCommand, serverJsonCommand].map((command) => [command.name, command]));
+const COMMANDS: ReadonlyMap<string, Command> = new Map([serveCommand, checkCommand, listCommand, callCommand, devCommand, configCommand, installCommand, serverJsonCommand, bundleCommand, cardCommand].map((command) => [command.name, command]));
 
 /** The summaries line up after the longest command name. */
 const WIDTH = Math.max(...[...COMMANDS.keys()].map((name) => name.length)) + 2;
@@ -56,7 +57,7 @@ function said(write: (text: string) => void, text: string, code: number): number
 function failure(error: unknown): string {
   const problems = definitionProblems(error);
   if (problems) return `the server's definitions have ${problems.length} problem(s):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`;
-  if (error instanceof ServerModuleError) return error.message;
+  if (error instanceof ServerModuleError || error instanceof CommandError) return error.message;
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
@@ -74,6 +75,6 @@ function exitAfterFlush(code: number): void {
 }
 
 if (require.main === module) {
-  const io: CliIo = { cwd: process.cwd(), input: process.stdin, out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
+  const io: CliIo = { cwd: process.cwd(), env: process.env, platform: process.platform, input: process.stdin, out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
   void main(process.argv.slice(2), io).then(exitAfterFlush);
 }

@@ -58,6 +58,30 @@ describe('phantom-mcp config', () => {
     });
   });
 
+  context('for Claude Code and Windsurf', () => {
+    it('prints mcpServers, with type stdio for Claude Code only', async () => {
+      const code = await snippet('claude-code');
+      expect(code.mcpServers.weather).to.include({ type: 'stdio' });
+      expectRunsTheInstalledBinary(code.mcpServers.weather);
+      const windsurf = await snippet('windsurf');
+      expect(windsurf.mcpServers.weather).to.not.have.property('type');
+      expectRunsTheInstalledBinary(windsurf.mcpServers.weather);
+    });
+  });
+
+  context('for Codex', () => {
+    it('prints the [mcp_servers.<name>] TOML table, and where config.toml is on stderr', async () => {
+      const ran = await cli.run(['config', cli.fixture('weather-server'), '--client', 'codex']);
+      expect(ran.code, ran.stderr).to.equal(0);
+      const [header, command, args, ...rest] = ran.stdout.split('\n');
+      expect(header).to.equal('[mcp_servers.weather]');
+      // The TOML strings of these paths read as JSON strings.
+      expectRunsTheInstalledBinary({ command: JSON.parse(command.replace(/^command = /, '')) as string, args: JSON.parse(args.replace(/^args = /, '')) as string[] });
+      expect(rest).to.deep.equal(['']);
+      expect(ran.stderr).to.match(/^  user: +\S+\/\.codex\/config\.toml$/m).and.match(/^  project: +\S+\/\.codex\/config\.toml$/m);
+    });
+  });
+
   context('when the client is unknown or missing', () => {
     it('exits 2 with the usage', async () => {
       for (const args of [['--client', 'emacs'], []]) {

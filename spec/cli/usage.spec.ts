@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installedCli, REPO, type InstalledCli } from './support/installed-cli';
 
-const COMMANDS = ['serve', 'check', 'list', 'call', 'dev', 'config', 'card', 'bundle', 'server-json'];
+const COMMANDS = ['serve', 'check', 'list', 'call', 'dev', 'config', 'install', 'server-json', 'bundle', 'card'];
 
 describe('phantom-mcp (usage)', function () {
   // One binary per command at once, each loading the framework: on two busy cores that outgrows mocha's 10 s.

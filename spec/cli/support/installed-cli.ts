@@ -31,7 +31,8 @@ export interface InstalledCli {
   readonly bin: string;
   /** A module compiled into dist/spec/cli/fixtures, as a path relative to the project. */
   fixture(name: string): string;
-  run(args: readonly string[], options?: { cwd?: string }): Promise<Ran>;
+  /** Runs the binary to its end, in the project (or `cwd`), with this process's environment (or `env`, the whole of it). */
+  run(args: readonly string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<Ran>;
   /** A long-running command (serve, dev), its stderr collected. */
   start(args: readonly string[]): Running;
 }
@@ -68,14 +69,14 @@ async function install(): Promise<InstalledCli> {
     project,
     bin,
     fixture: (name) => relative(project, join(REPO, 'dist', 'spec', 'cli', 'fixtures', `${name}.js`)),
-    run: (args, options = {}) => ran(bin, args, options.cwd ?? project),
+    run: (args, options = {}) => ran(bin, args, options.cwd ?? project, options.env),
     start: (args) => running(spawn(bin, args, { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] })),
   };
 }
 
-function ran(bin: string, args: readonly string[], cwd: string): Promise<Ran> {
+function ran(bin: string, args: readonly string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    execFile(bin, args, { cwd, timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(bin, args, { cwd, timeout: 30_000, ...(env ? { env } : {}) }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
       if (error && code === null) reject(error);
       else resolve({ code, stdout, stderr });
