@@ -157,6 +157,25 @@ describe('create-phantom-mcp', function () {
       }
     });
 
+    it('writes its registry server.json, checks it for drift and builds its desktop bundle with its own npm scripts', async () => {
+      const claimed = await runIn(project, 'npm', ['pkg', 'set', 'mcpName=io.github.ada/my-server', 'author=Ada Lovelace']);
+      expect(claimed.code, claimed.stderr).to.equal(0);
+      const written = await runIn(project, 'npm', ['run', 'server-json'], 180_000);
+      expect(written.code, `${written.stdout}\n${written.stderr}`).to.equal(0);
+      const document = JSON.parse(readFileSync(join(project, 'server.json'), 'utf8'));
+      expect(document).to.include({ name: 'io.github.ada/my-server', version: '0.1.0' });
+      expect(document.packages[0]).to.include({ registryType: 'npm', identifier: 'my-server' });
+      const upToDate = await runIn(project, 'npm', ['run', 'drift'], 180_000);
+      expect(upToDate.code, `${upToDate.stdout}\n${upToDate.stderr}`).to.equal(0);
+      await runIn(project, 'npm', ['pkg', 'set', 'version=0.2.0']);
+      const drifted = await runIn(project, 'npm', ['run', 'drift'], 180_000);
+      await runIn(project, 'npm', ['pkg', 'set', 'version=0.1.0']);
+      expect(drifted.code).not.to.equal(0);
+      const bundled = await runIn(project, 'npm', ['run', 'bundle'], 180_000);
+      expect(bundled.code, `${bundled.stdout}\n${bundled.stderr}`).to.equal(0);
+      expect(existsSync(join(project, 'my-server-0.1.0.mcpb'))).to.equal(true);
+    });
+
     it('builds from an empty dist/: a spec deleted since the last build no longer runs', async () => {
       const extra = join(project, 'spec', 'extra.spec.ts');
       writeFileSync(extra, "import { expect } from 'chai';\n\ndescribe('extra', () => {\n  it('runs while it exists', () => expect(1).to.equal(1));\n});\n");

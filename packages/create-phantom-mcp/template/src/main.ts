@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { StdioTransport } from 'phantom-mcp';
 import { createServer } from './server';
 
