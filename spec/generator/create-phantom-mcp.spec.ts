@@ -90,6 +90,19 @@ describe('create-phantom-mcp', function () {
     });
   });
 
+  context('when it writes package.json', () => {
+    it("gives the project phantom-mcp's own engines, as the generator's package has them", async () => {
+      const project = join(scratch(), 'weather');
+      const made = await runIn(REPOSITORY, process.execPath, [GENERATOR, project]);
+      expect(made.code, made.stderr).to.equal(0);
+      const engines = (file: string) => JSON.parse(readFileSync(file, 'utf8')).engines;
+      const phantom = engines(join(REPOSITORY, 'package.json'));
+      expect(phantom).to.have.property('node').that.is.a('string');
+      expect(engines(join(project, 'package.json'))).to.deep.equal(phantom);
+      expect(engines(join(REPOSITORY, 'packages', 'create-phantom-mcp', 'package.json'))).to.deep.equal(phantom);
+    });
+  });
+
   context('when it is given a tarball npm pack made', () => {
     it('copies it into vendor/ and depends on it there, so the project does not need the tarball it was given', async () => {
       const tarball = await packedPackage();
