@@ -10,6 +10,7 @@ import {
 import { extensionTokens } from '../../../lib/router/extensions/extension-tokens';
 import { SigningKeys } from '../../../lib/server/signing-keys';
 import { connectHttp } from '../../integration/support/sdk-clients';
+import { recordingHost } from '../../support/skill-folders';
 
 const UI = { [APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
 /** A host that renders Views and cannot elicit (claude.ai's shape). */
@@ -305,6 +306,23 @@ describe('MCP Apps forms (apps({ forms }), @ToolUi({ forms }))', function () {
       } finally {
         await client.close();
       }
+    });
+  });
+
+  describe('AppsExtension#elicitationFallback', () => {
+    it('serves a call only for a client that renders Views and does not elicit forms itself', async () => {
+      const listed = (member: string) => ({ name: member, owner: BookingTools, member, descriptor: Object.freeze({ name: member, description: member, inputSchema: { type: 'object' as const } }) });
+      const tool = listed('book');
+      const extension = apps();
+      await extension.setup(recordingHost(undefined, [tool, listed('inCallOnly'), listed('plain')]));
+      const fallbackFor = (clientCapabilities: Record<string, unknown>) => extension.elicitationFallback({
+        tool, arguments: {}, principal: undefined, negotiation: { era: 'session', protocolVersion: '2025-11-25', clientCapabilities },
+      });
+      expect(fallbackFor({ extensions: UI })).to.not.equal(undefined);
+      expect(fallbackFor({ extensions: UI, elicitation: {} })).to.equal(undefined);
+      expect(fallbackFor({ extensions: UI, elicitation: { form: {} } })).to.equal(undefined);
+      expect(fallbackFor({ extensions: UI, elicitation: { url: {} } })).to.not.equal(undefined);
+      expect(fallbackFor({})).to.equal(undefined);
     });
   });
 
