@@ -20,6 +20,7 @@ export function formViewHtml(): string {
 <script data-mcp-apps-sdk></script>
 <style>
   body { font-family: system-ui, sans-serif; margin: 12px; color: CanvasText; background: Canvas; }
+  [hidden] { display: none !important; }
   form { display: grid; gap: 10px; max-width: 32rem; }
   label { display: grid; gap: 4px; font-weight: 600; }
   label.inline { display: flex; align-items: center; gap: 6px; }
@@ -34,7 +35,7 @@ export function formViewHtml(): string {
 <body>
 <p id="message">Waiting for the tool…</p>
 <p id="issues" class="issues" hidden></p>
-<form id="form" hidden></form>
+<form id="form" novalidate hidden></form>
 <p id="outcome"></p>
 <script type="module">
 const { App } = globalThis.McpApps;
@@ -105,13 +106,13 @@ function showForm(request) {
   const required = new Set(schema.required ?? []);
   const fields = Object.entries(schema.properties ?? {}).map(([name, property]) => [name, field(name, property, required.has(name))]);
   const buttons = element('div', { class: 'actions' },
-    element('button', { type: 'submit', id: 'submit', text: 'Submit' }),
+    element('button', { type: 'button', id: 'submit', text: 'Submit' }),
     element('button', { type: 'button', id: 'decline', text: 'Decline' }),
     element('button', { type: 'button', id: 'cancel', text: 'Cancel' }));
   form.replaceChildren(...fields.map(([, f]) => f.node), buttons);
   form.hidden = false;
-  form.onsubmit = (event) => {
-    event.preventDefault();
+  // No form submission: hosts sandbox Views without allow-forms. The server validates the answer.
+  const accept = () => {
     const content = {};
     for (const [name, f] of fields) {
       const value = f.read();
@@ -119,6 +120,8 @@ function showForm(request) {
     }
     void submit('accept', content);
   };
+  form.onsubmit = (event) => { event.preventDefault(); accept(); };
+  buttons.querySelector('#submit').onclick = accept;
   buttons.querySelector('#decline').onclick = () => void submit('decline');
   buttons.querySelector('#cancel').onclick = () => void submit('cancel');
 }
