@@ -59,6 +59,13 @@ class BookingTools {
     return (await ctx.elicit(Seating, { fallback: false })).action;
   }
 
+  @Tool({ description: 'Has its own View, which renders the pending form itself' })
+  @ToolUi({ html: '<!doctype html><html><head></head><body>own</body></html>', forms: true })
+  async ownView(_args: object, ctx: Context) {
+    const answer = await ctx.elicit(Seating);
+    return answer.action === 'accept' ? `Seated ${answer.content.where}` : answer.action;
+  }
+
   @Tool({ description: 'Not opted in' })
   async plain(_args: object, ctx: Context) {
     return (await ctx.elicit(Seating)).action;
@@ -314,7 +321,7 @@ describe('MCP Apps forms (apps({ forms }), @ToolUi({ forms }))', function () {
       const listed = (member: string) => ({ name: member, owner: BookingTools, member, descriptor: Object.freeze({ name: member, description: member, inputSchema: { type: 'object' as const } }) });
       const tool = listed('book');
       const extension = apps();
-      await extension.setup(recordingHost(undefined, [tool, listed('inCallOnly'), listed('plain')]));
+      await extension.setup(recordingHost(undefined, [tool, listed('inCallOnly'), listed('ownView'), listed('plain')]));
       const fallbackFor = (clientCapabilities: Record<string, unknown>) => extension.elicitationFallback({
         tool, arguments: {}, principal: undefined, negotiation: { era: 'session', protocolVersion: '2025-11-25', clientCapabilities },
       });
@@ -323,6 +330,21 @@ describe('MCP Apps forms (apps({ forms }), @ToolUi({ forms }))', function () {
       expect(fallbackFor({ extensions: UI, elicitation: { form: {} } })).to.equal(undefined);
       expect(fallbackFor({ extensions: UI, elicitation: { url: {} } })).to.not.equal(undefined);
       expect(fallbackFor({})).to.equal(undefined);
+    });
+  });
+
+  describe('a tool with its own View and forms: true', () => {
+    it('keeps its View, and its waiting result carries the pending form for that View to render', async () => {
+      const client = await v1(listener.url);
+      try {
+        const listed = (await client.listTools()).tools.find((tool) => tool.name === 'ownView')!;
+        expect((listed._meta as { ui: { resourceUri: string } }).ui.resourceUri).to.equal('ui://tools/ownView.html');
+        const { token, message } = pendingOf(await client.callTool({ name: 'ownView', arguments: {} }) as Result)!;
+        expect(message).to.equal('Indoors or out?');
+        expect(textOf(await client.callTool({ name: FORM_SUBMIT_TOOL, arguments: { token, action: 'accept', content: { where: 'out' } } }) as Result)).to.equal('Seated out');
+      } finally {
+        await client.close();
+      }
     });
   });
 
