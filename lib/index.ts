@@ -14,6 +14,7 @@ export { PhantomServer } from './server/phantom-server';
 export type { EnvironmentVariable, PhantomServerOptions } from './server/server-options';
 
 export { Context, type ContextInit, type ElicitCallOptions, type InputCallOptions, type Logger, type Root } from './context/context';
+export type { ElicitationFallback, FallbackElicitation } from './context/elicitation-fallback';
 export { ContextKey } from './context/context-key';
 export type { ClientChannel, ChannelRequestOptions } from './context/client-channel';
 export type { TaskSide, TaskStarter } from './context/task-starter';
@@ -24,7 +25,7 @@ export { ToolResult } from './results/tool-result';
 export { ResourceContent, type ResourceContentOptions } from './results/resource-content';
 export { userText, assistantText, promptMessage } from './results/prompt-result';
 
-export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError, ForbiddenError, HiddenError, StoreUnavailableError } from './core/errors';
+export { ProtocolError, ToolError, ResourceNotFoundError, ClientError, PhantomError, DefinitionError, ForbiddenError, HiddenError, StoreUnavailableError, CallEndedSignal } from './core/errors';
 export { ErrorCode } from './core/error-codes';
 export { ServerClosingError } from './core/shutdown';
 export { Method, Notification } from './core/methods';
@@ -77,11 +78,14 @@ export type { Visibility, VisibleItem } from './router/visibility';
 export type {
   Extension, ExtensionMethod, ExtensionHost, ExtensionListenFilter, ExtensionBackgroundCalls, BackgroundCall, CallOutcome, ToolCallInfo, ExtensionResource, ExtensionTool,
   FixedExtensionResource, TemplateExtensionResource, TemplateVariables, Negotiation,
+  ElicitationFallbackCall, ExtensionServedTool, ExtensionCallOptions, ExtensionTokens, TokenOpening,
 } from './router/extensions/extension';
 export { declaresExtension, extensionNotDeclared } from './router/extensions/extension-set';
 export type { CacheHint } from './metadata/cache-hint';
-export { apps, AppsExtension, APPS_EXTENSION_ID, APP_MIME_TYPE } from './extensions/apps/apps.extension';
-export type { AppsOptions } from './extensions/apps/apps-options';
+export {
+  apps, AppsExtension, APPS_EXTENSION_ID, APP_MIME_TYPE, ELICITATION_META_KEY, FORM_SUBMIT_TOOL, FORM_VIEW_URI,
+} from './extensions/apps/apps.extension';
+export { DEFAULT_FORM_TTL_MS, DEFAULT_MAX_FORMS_PER_CALL, type AppsOptions } from './extensions/apps/apps-options';
 export { skills, SkillsExtension, SKILLS_EXTENSION_ID, type SkillDefinition, type SkillChanges } from './extensions/skills/skills.extension';
 export {
   DEFAULT_MAX_FILES_PER_SKILL, DEFAULT_MAX_SKILL_BYTES, DEFAULT_SKILLS_CACHE, DEFAULT_SKILLS_PAGE_SIZE, type SkillsOptions,

@@ -15,6 +15,7 @@ import { abortableSleep } from './abortable-sleep';
 import { DISCONNECTED_CHANNEL, type ClientChannel } from './client-channel';
 import type { ContextKey } from './context-key';
 import type { ElicitResult } from './elicit-result';
+import type { ElicitationFallback, FallbackElicitation } from './elicitation-fallback';
 import type { TaskSide, TaskStarter } from './task-starter';
 
 /**
@@ -46,6 +47,11 @@ export interface ContextInit {
   readonly meta?: Readonly<JsonObject>;
   /** Turns the call into a task, when it may become one (see `Context#runAsTask`); the protocol layer's. @internal */
   readonly taskStarter?: TaskStarter;
+  /**
+   * Answers the call's form elicitations when the client cannot (an extension's, for this
+   * `tools/call`): asked before `elicit` answers `unsupported`. The request path's. @internal
+   */
+  readonly elicitationFallback?: ElicitationFallback;
 }
 
 /** Per-call options of `ctx.sample` and `ctx.listRoots`. */
@@ -62,6 +68,12 @@ export interface InputCallOptions {
 export interface ElicitCallOptions extends InputCallOptions {
   /** Replaces the form's message for this call (e.g. a message built from the tool's arguments). */
   readonly message?: string;
+  /**
+   * `false` to answer `unsupported` to a client without form elicitation even when an extension
+   * could ask the user another way (an MCP Apps form, `apps({ forms: true })`): for a question
+   * that only makes sense inside the call. Default `true`.
+   */
+  readonly fallback?: boolean;
 }
 
 /**
@@ -111,6 +123,10 @@ export class Context {
   private channel: ClientChannel;
   private cancellation: AbortSignal | Cancellation | undefined;
   private readonly taskStarter: TaskStarter | undefined;
+  private readonly elicitationFallback: ElicitationFallback | undefined;
+  /** Form elicitations asked through the fallback so far: their default keys. */
+  private fallbackAsked = 0;
+  private readonly init: ContextInit;
   private started?: Promise<TaskSide>;
   private taskSide?: TaskSide;
   private logger?: Logger;
@@ -120,6 +136,8 @@ export class Context {
   private values?: Map<ContextKey<unknown>, unknown>;
 
   constructor(init: ContextInit = {}) {
+    this.init = init;
+    this.elicitationFallback = init.elicitationFallback;
     this.requestId = init.requestId;
     this.sessionId = init.sessionId;
     this.cancellation = init.signal;
@@ -133,6 +151,20 @@ export class Context {
     this.progressToken = init.progressToken;
     this.requestTimeoutMs = init.requestTimeoutMs ?? FIVE_MINUTES;
     this.taskStarter = init.taskStarter;
+  }
+
+  /**
+   * A context for the same request made of the same parts with `changes` (a call given an
+   * elicitation fallback, a tool re-run for the same caller): nothing stored with `set` carries
+   * over. The request path's. @internal
+   */
+  derive(changes: Partial<ContextInit>): Context {
+    return new Context({ ...this.init, signal: this.cancellation, channel: this.channel, ...changes });
+  }
+
+  /** Whether the request path gave this call an elicitation fallback. @internal */
+  get hasElicitationFallback(): boolean {
+    return this.elicitationFallback !== undefined;
   }
 
   /** The task this call runs as, once it does (see `runAsTask`); `undefined` before, and for a call that is no task. */
@@ -251,7 +283,9 @@ export class Context {
   /**
    * Asks the user for input through the client. Pass an `@Elicit` class (the answer comes back as a
    * validated instance of it), or a form or URL built with `Elicit.form` / `Elicit.url`. When the
-   * client did not declare the mode, nothing is sent and the result is `unsupported`.
+   * client did not declare the mode, nothing is sent and the result is `unsupported`, unless an
+   * extension asks the user another way for this call (MCP Apps forms: `apps({ forms: true })`,
+   * opted out per call with `{ fallback: false }`); its answer is validated as a client's.
    *
    * In the stateless protocol era a handler that elicits runs again from the top on each round,
    * with the answers of earlier rounds returned here: side effects before an `elicit` must be
@@ -273,16 +307,43 @@ export class Context {
   async elicit(form: Constructor | FormElicitation | UrlElicitation, options: ElicitCallOptions = {}): Promise<ElicitResult<unknown>> {
     const base = typeof form === 'function' ? formFromClass(form) : form;
     const elicitation = options.message === undefined ? base : { ...base, message: options.message };
-    if (!this.supportsElicitation(elicitation.mode)) return { action: 'unsupported' };
+    if (!this.supportsElicitation(elicitation.mode)) {
+      if (elicitation.mode === 'form' && options.fallback !== false && this.elicitationFallback) return this.elicitElsewhere(elicitation, options.key);
+      return { action: 'unsupported' };
+    }
     const reply = await this.ask(Method.ElicitationCreate, toElicitParams(elicitation), options.key);
     if (reply === 'timeout') return { action: 'timeout' };
+    return this.settle(elicitation, reply);
+  }
+
+  /** Asks the request path's fallback for a form the client cannot show; its answer is checked as a client's. */
+  private async elicitElsewhere(elicitation: FormElicitation, key: string | undefined): Promise<ElicitResult<unknown>> {
+    const fallback = this.elicitationFallback!;
+    const { message, requestedSchema } = toElicitParams(elicitation) as { message: string; requestedSchema: JsonObject };
+    const request: FallbackElicitation = Object.freeze({ message, requestedSchema, key: key ?? `elicit-${++this.fallbackAsked}` });
+    const reply = await fallback.elicit(request);
+    return this.settle(elicitation, reply, (issues) => fallback.invalid?.(request, issues));
+  }
+
+  /**
+   * A reply to an elicitation, checked: its shape (a `ClientError` when malformed), then an
+   * accepted form's content with the form's validator (`onInvalid` is told first, then a `ToolError`).
+   */
+  private async settle(
+    elicitation: FormElicitation | UrlElicitation,
+    reply: JsonObject,
+    onInvalid?: (issues: readonly string[]) => void | Promise<void>,
+  ): Promise<ElicitResult<unknown>> {
     const problem = clientResultProblem(Method.ElicitationCreate, reply);
     if (problem) throw ClientError.malformed(Method.ElicitationCreate, problem);
     const action = reply.action;
     if (action === 'decline' || action === 'cancel') return { action };
     if (elicitation.mode === 'url') return { action: 'accept', content: undefined };
     const checked = await validateFormContent(elicitation, reply.content ?? {});
-    if (!checked.ok) throw new ToolError(`The answer to "${elicitation.message}" is invalid:\n${checked.issues.join('\n')}`);
+    if (!checked.ok) {
+      await onInvalid?.(checked.issues);
+      throw new ToolError(`The answer to "${elicitation.message}" is invalid:\n${checked.issues.join('\n')}`);
+    }
     return { action: 'accept', content: checked.value };
   }
 

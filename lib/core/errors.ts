@@ -1,4 +1,5 @@
 import { ErrorCode } from './error-codes';
+import type { CallToolResult } from './wire.types';
 
 /**
  * An error that goes on the wire as a JSON-RPC error object. Thrown by the framework (and by
@@ -217,6 +218,21 @@ export class DefinitionError extends PhantomError {
   override readonly name = 'DefinitionError';
   constructor(readonly problems: readonly string[]) {
     super('definition_invalid', `Invalid MCP definitions (${problems.length}):\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/**
+ * Ends a `tools/call` with `result`, from inside the handler's context: thrown by an extension's
+ * elicitation fallback (`Extension.elicitationFallback`) when the call must end to ask the user
+ * elsewhere (MCP Apps shows the form in a View and the call resumes when the View submits it).
+ * The pipeline answers the call with `result` as it is: not an error, not checked against the
+ * tool's output schema. User code, guards and interceptors should let it pass, as they let
+ * `InputRequiredSignal` pass.
+ */
+export class CallEndedSignal extends Error {
+  override readonly name = 'CallEndedSignal';
+  constructor(readonly result: CallToolResult) {
+    super('The call ended with a result an extension gave (the user is asked elsewhere)');
   }
 }
 

@@ -33,7 +33,7 @@ export type ToolUiAudience = 'model' | 'app';
  * A tool gives its View as `html` or a `file` (served as a `ui://` resource), or names the
  * `resourceUri` of a View another tool serves (an app-only backend of that View, typically).
  * `csp`, `permissions`, `domain` and `prefersBorder` describe the resource, so they go with
- * `html` or `file`.
+ * `html` or `file`. `@ToolUi({ forms: true })` alone shows the tool's `@Elicit` forms as an app.
  */
 export interface ToolUiOptions {
   /** The View: one HTML5 document (inline everything it needs, or declare where it loads from in `csp`). */
@@ -67,4 +67,15 @@ export interface ToolUiOptions {
    * server); `['model']` for one the View may not call.
    */
   readonly visibility?: readonly ToolUiAudience[];
+  /**
+   * Whether the tool's `@Elicit` forms may be shown as an app to a client that renders Views but
+   * cannot elicit (`apps({ forms: true })` turns it on for every tool without a View of its own;
+   * `false` here turns it off for this one). The call ends with a result that says the user is
+   * asked, the form travels in its `_meta`, and the handler runs again with the answer once the
+   * View submits it. Without `html`, `file` or `resourceUri` the tool renders with the
+   * framework's form View (`ui://phantom-mcp/elicitation`); with its own View, that View gets
+   * the pending form in the result's `_meta` and may render it. Not for a tool with an `output`
+   * schema (clients reject its result without structured content): start-up fails.
+   */
+  readonly forms?: boolean;
 }

@@ -1,10 +1,10 @@
-import { ClientError, InputRequiredSignal, isClientCaused, ProtocolError, ToolError } from '../core/errors';
+import { CallEndedSignal, ClientError, InputRequiredSignal, isClientCaused, ProtocolError, ToolError } from '../core/errors';
 import type { Diagnostics } from '../core/diagnostics';
 import type { CallToolResult } from '../core/wire.types';
 import { ToolResult } from './tool-result';
 
 /**
- * A tool's failure as the model should see it. `ProtocolError`s are not results: rethrown. A
+ * A tool's failure as the model should see it (or the result a `CallEndedSignal` carries). `ProtocolError`s are not results: rethrown. A
  * tool that fails because of its client while it waited for it (`ctx.elicit` rejecting because
  * the call was cancelled, the session or task ended, or the client never answered; `ctx.sleep`
  * rejecting because the call was cancelled) is no fault of
@@ -12,6 +12,8 @@ import { ToolResult } from './tool-result';
  * gets no response).
  */
 export function toolFailure(error: unknown, label: string, diagnostics: Diagnostics): CallToolResult {
+  // An extension ended the call with its own result (an elicitation asked elsewhere): the call's result, as given.
+  if (error instanceof CallEndedSignal) return error.result;
   if (error instanceof ProtocolError || error instanceof InputRequiredSignal) throw error;
   if (error instanceof ToolError || error instanceof ClientError) return ToolResult.error(error.message);
   if (isClientCaused(error)) {

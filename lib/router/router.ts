@@ -83,7 +83,7 @@ export class Router {
     this.maxInFlight = options.maxInFlightPerNode ?? DEFAULT_MAX_IN_FLIGHT_PER_NODE;
     this.members = new PipelineMembers(options.resolve);
     this.pipelines = new Pipelines(this.members, options.diagnostics);
-    const deps: HandlerDeps = { ...options, pipelines: this.pipelines, toolView: options.extensions?.toolView() };
+    const deps: HandlerDeps = { ...options, pipelines: this.pipelines, toolView: options.extensions?.toolView(), fallbackOf: options.extensions?.fallbackOf() };
     this.table = new Map([
       ...toolHandlers(deps),
       ...resourceHandlers(deps),

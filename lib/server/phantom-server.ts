@@ -1,3 +1,4 @@
+import { Method } from '../core/methods';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { Context } from '../context/context';
 import type { Constructor } from '../metadata/metadata-store';
@@ -90,6 +91,8 @@ export class PhantomServer {
     this.extensions = new ExtensionSet([tasks, ...(options.extensions ?? [])], (extension) => extensionHost(extension, {
       registry: this.registry, visibility: this.visibility, paginator, diagnostics: this.diagnostics, resolve: this.resolve,
       listeners: () => this.protocol.events.listeners,
+      tokenKey: this.keys.extensions,
+      callTool: (params, ctx) => this.router.handle(Method.ToolsCall, params, ctx),
     }), () => this.registry.counts);
     const memberProblems = this.instances.problems(this.extensions.memberClasses());
     if (memberProblems.length > 0) throw new DefinitionError(memberProblems);

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { apps, Field, PhantomServer, Tool, ToolUi } from '../../lib';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { apps, Context, Elicit, Field, PhantomServer, Tool, ToolUi } from '../../lib';
 import { runSample } from '../run-sample';
 import { storeFromEnv } from '../store-from-env';
 
@@ -43,12 +43,45 @@ export class CounterTools {
   }
 }
 
-/** MCP Apps (the `io.modelcontextprotocol/ui` extension): a tool with an interactive View. */
+@Elicit({ message: 'How many people?' })
+export class PartySize {
+  @Field({ title: 'Party size', description: 'From 1 to 12' })
+  @IsInt() @Min(1) @Max(12)
+  people!: number;
+}
+
+@Elicit({ message: 'Which day?' })
+export class BookingDay {
+  @Field({ title: 'Day', format: 'date' })
+  @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'day must be a date (YYYY-MM-DD)' })
+  day!: string;
+}
+
+/**
+ * A tool that asks two `@Elicit` forms. A client that elicits gets them as elicitation requests;
+ * a host that renders Views but cannot elicit gets them as an app (`@ToolUi({ forms: true })`):
+ * the call ends with "the user is asked...", the framework's form View shows the form, and each
+ * answer runs `book_table` again from the top with the answers so far. Nothing happens before
+ * the last answer, so the re-runs are harmless (side effects before `ctx.elicit` must be idempotent).
+ */
+export class BookingTools {
+  @Tool({ name: 'book_table', description: 'Book a table: asks the party size and the day' })
+  @ToolUi({ forms: true })
+  async bookTable(_args: object, ctx: Context) {
+    const party = await ctx.elicit(PartySize);
+    if (party.action !== 'accept') return `No table booked (${party.action}).`;
+    const day = await ctx.elicit(BookingDay);
+    if (day.action !== 'accept') return `No table booked (${day.action}).`;
+    return `Booked a table for ${party.content.people} on ${day.content.day}.`;
+  }
+}
+
+/** MCP Apps (the `io.modelcontextprotocol/ui` extension): a tool with an interactive View, and forms as an app. */
 export function createServer(): PhantomServer {
   return new PhantomServer({
     name: 'counter',
     version: '1.0.0',
-    providers: [CounterTools],
+    providers: [CounterTools, BookingTools],
     extensions: [apps()],
     store: storeFromEnv(),
   });

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { APP_MIME_TYPE, type HttpListener, type PhantomServer } from '../../lib';
+import { APP_MIME_TYPE, ELICITATION_META_KEY, FORM_VIEW_URI, type HttpListener, type PhantomServer } from '../../lib';
 import { createServer } from '../../samples/11-apps/main';
 import { connectV2, type V2Era } from '../integration/support/sdk-v2-clients';
 import { hostView } from '../support/apps-host';
@@ -71,6 +71,56 @@ describe('MCP Apps in a real host (samples/11-apps): the View in Chromium, the e
           await frame.waitForSelector('#increment:not([disabled])');
           expect(view.modelContext).to.deep.equal([{ content: [{ type: 'text', text: 'The user set the counter to 42.' }] }]);
           await page.screenshot({ path: resolve(OUTPUT, `apps-host-${era}.png`) });
+          expect(errors).to.deep.equal([]);
+        } finally {
+          await view.close();
+        }
+      } finally {
+        await client.close();
+      }
+    });
+
+    it(`shows book_table's forms in the framework's form View to a host that cannot elicit, and a submitted form resumes the handler (${era})`, async () => {
+      const client = await connectV2(listener.url, era, { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_MIME_TYPE] } } });
+      const errors: string[] = [];
+      page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        const tool = (await client.listTools()).tools.find((listed) => listed.name === 'book_table')!;
+        const uri = (tool._meta as { ui: { resourceUri: string } }).ui.resourceUri;
+        expect(uri).to.equal(FORM_VIEW_URI);
+        const contents = (await client.readResource({ uri })).contents[0] as { mimeType: string; text: string };
+        expect(contents.mimeType).to.equal(APP_MIME_TYPE);
+        const view = await hostView(page, client, contents.text);
+        try {
+          await view.initialized;
+          await view.bridge.sendToolInput({ arguments: {} });
+          // What the model sees: the call ended, the user is asked in the app; the form rides in _meta.
+          const waiting = await client.callTool({ name: 'book_table', arguments: {} }) as { content: { text: string }[]; _meta: Record<string, { message: string }> };
+          expect(waiting.content[0].text).to.contain('they are asked "How many people?" in the app');
+          expect(waiting._meta[ELICITATION_META_KEY].message).to.equal('How many people?');
+          await view.bridge.sendToolResult(waiting as never);
+          const frame = view.frame();
+
+          await frame.waitForSelector('input[name="people"]');
+          expect(await frame.textContent('#message')).to.equal('How many people?');
+          await frame.fill('input[name="people"]', '40');
+          // Out of range (the input's max is only a hint): the server refuses it, naming the field, and the form stays.
+          await frame.click('#submit');
+          await frame.waitForSelector('#issues:not([hidden])');
+          expect(await frame.textContent('#issues')).to.contain('people');
+          await frame.fill('input[name="people"]', '2');
+          await frame.click('#submit');
+
+          await frame.waitForSelector('input[name="day"]');
+          expect(await frame.textContent('#message')).to.equal('Which day?');
+          await frame.fill('input[name="day"]', '2026-12-24');
+          await frame.click('#submit');
+          await frame.waitForSelector('text=Booked a table for 2 on 2026-12-24.');
+          expect([await frame.isVisible('#form'), await frame.textContent('#message')]).to.deep.equal([false, 'Done']);
+          await page.screenshot({ path: resolve(OUTPUT, `apps-form-${era}.png`) });
+          const told = view.modelContext.map((update) => (update as { content: { text: string }[] }).content[0].text);
+          expect(told.at(-1)).to.equal('The tool finished: Booked a table for 2 on 2026-12-24.');
           expect(errors).to.deep.equal([]);
         } finally {
           await view.close();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { APP_MIME_TYPE, Context, type HttpListener, type PhantomServer } from '../../lib';
+import { APP_MIME_TYPE, Context, ELICITATION_META_KEY, FORM_SUBMIT_TOOL, type HttpListener, type PhantomServer } from '../../lib';
 import * as sample from '../../samples/11-apps/main';
 
 const RENDERS_APPS = new Context({ clientCapabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_MIME_TYPE] } } } as never });
@@ -42,10 +42,21 @@ describe('samples', () => {
       });
     });
 
+    it('asks for book_table\'s forms in the app when the client renders Views and cannot elicit, and resumes with the answers', async () => {
+      const waiting = await ok('tools/call', { name: 'book_table', arguments: {} }, RENDERS_APPS);
+      const pending = waiting._meta[ELICITATION_META_KEY];
+      expect(pending.message).to.equal('How many people?');
+      const next = await ok('tools/call', { name: FORM_SUBMIT_TOOL, arguments: { token: pending.token, action: 'accept', content: { people: 2 } } }, RENDERS_APPS);
+      const day = next._meta[ELICITATION_META_KEY];
+      const done = await ok('tools/call', { name: FORM_SUBMIT_TOOL, arguments: { token: day.token, action: 'accept', content: { day: '2026-12-24' } } }, RENDERS_APPS);
+      expect(done.content).to.deep.equal([{ type: 'text', text: 'Booked a table for 2 on 2026-12-24.' }]);
+      expect((await ok('tools/call', { name: 'book_table', arguments: {} })).content).to.deep.equal([{ type: 'text', text: 'No table booked (unsupported).' }]);
+    });
+
     it('lists increment only to clients that render Views', async () => {
       const names = async (ctx?: Context) => (await ok('tools/list', {}, ctx)).tools.map((tool: { name: string }) => tool.name);
-      expect(await names()).to.deep.equal(['show_counter']);
-      expect(await names(RENDERS_APPS)).to.deep.equal(['show_counter', 'increment']);
+      expect(await names()).to.deep.equal(['show_counter', 'book_table']);
+      expect(await names(RENDERS_APPS)).to.deep.equal(['show_counter', 'increment', 'book_table', 'phantom_elicitation_submit']);
       expect(await ok('tools/call', { name: 'increment', arguments: { count: 41 } }, RENDERS_APPS)).to.deep.include({ structuredContent: { count: 42 } });
     });
   });

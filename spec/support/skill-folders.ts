@@ -51,6 +51,9 @@ export function recordingHost(visible: (item: VisibleItem, principal: unknown) =
     page: (_list, items) => ({ items }),
     resolve: (cls) => new cls(),
     tools: () => tools,
+    serveTools: () => {},
+    callTool: async () => ({ error: { code: -32601, message: 'no tools/call in a recording host' } }),
+    tokens: () => ({ seal: () => '', open: () => ({ ok: false, reason: 'invalid' }) }),
   };
   return host;
 }

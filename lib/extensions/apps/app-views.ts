@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { JsonObject } from '../../core/wire.types';
 import type { ToolUiOptions } from '../../metadata/tool-ui-options';
 import type { ExtensionTool } from '../../router/extensions/extension';
-import { UI_SCHEME } from './app-ids';
+import { FORM_VIEW_URI, UI_SCHEME } from './app-ids';
 import { asksForAppSdk, loadAppSdk, locateAppSdk, withAppSdk } from './app-sdk';
 import { bindingOf } from './tool-ui-binding';
 import type { ToolUiRecords } from './tool-ui-records';
@@ -59,9 +59,16 @@ export async function compileViews(tools: readonly ExtensionTool[], records: Too
     uiTools += 1;
     const label = `${tool.owner.name}#${tool.member}`;
     const found = optionProblems(options).map((problem) => `${label}: @ToolUi ${problem}`);
+    if (options.forms === true && tool.descriptor.outputSchema !== undefined) {
+      found.push(`${label}: @ToolUi forms: the tool has an output schema, and clients reject its result without structured content (the waiting result has none)`);
+    }
     problems.push(...found);
     if (found.length > 0 || (options.html === undefined && options.file === undefined)) continue;
     const uri = bindingOf(tool.name, options).resourceUri;
+    if (uri === FORM_VIEW_URI) {
+      problems.push(`${label}: @ToolUi serves a View at ${uri}, which is the framework's form View`);
+      continue;
+    }
     const earlier = byUri.get(uri);
     if (earlier !== undefined) {
       problems.push(`${label}: @ToolUi serves a View at ${uri}, which ${earlier} serves already (name it with resourceUri and no html or file to share it)`);
@@ -104,12 +111,13 @@ function strayRecords(tools: readonly ExtensionTool[], records: ToolUiRecords): 
 /** What is wrong with one `@ToolUi`'s options, each problem once. */
 function optionProblems(options: ToolUiOptions): string[] {
   const problems: string[] = [];
-  const { html, file, resourceUri, visibility, csp, permissions, domain, prefersBorder } = options;
+  const { html, file, resourceUri, visibility, csp, permissions, domain, prefersBorder, forms } = options;
+  if (forms !== undefined && typeof forms !== 'boolean') problems.push('forms must be a boolean');
   if (html !== undefined && file !== undefined) problems.push('takes html or file, not both');
   if (html !== undefined && typeof html !== 'string') problems.push('html must be a string');
   if (file !== undefined && (typeof file !== 'string' || file.length === 0)) problems.push('file must be a path');
   if (html === undefined && file === undefined) {
-    if (resourceUri === undefined) problems.push('needs html, file, or the resourceUri of a View served elsewhere');
+    if (resourceUri === undefined && forms !== true) problems.push('needs html, file, the resourceUri of a View served elsewhere, or forms: true');
     const misplaced = RESOURCE_FIELDS.filter((field) => options[field] !== undefined);
     if (misplaced.length > 0) problems.push(`gives ${misplaced.join(', ')} without html or file: they describe the View, so they go where it is served`);
   }

@@ -1,6 +1,6 @@
 import type { JsonObject, WireTool } from '../../core/wire.types';
 import type { ToolUiAudience, ToolUiOptions } from '../../metadata/tool-ui-options';
-import { UI_SCHEME } from './app-ids';
+import { FORM_VIEW_URI, UI_SCHEME } from './app-ids';
 
 /** What a tool's listing says of its View: the `_meta.ui` of the specification (two fields only). */
 export interface ToolUiBinding {
@@ -16,11 +16,15 @@ export function defaultViewUri(toolName: string): string {
   return `${UI_SCHEME}tools/${toolName}.html`;
 }
 
+/** The binding of a tool listed with the framework's form View only (`apps({ forms: true })`, no `@ToolUi`). */
+export const FORM_VIEW_BINDING: ToolUiBinding = Object.freeze({ resourceUri: FORM_VIEW_URI, appOnly: false });
+
 /** The binding `@ToolUi` gives the tool `toolName`. */
 export function bindingOf(toolName: string, options: ToolUiOptions): ToolUiBinding {
   const visibility = options.visibility;
   return {
-    resourceUri: options.resourceUri ?? defaultViewUri(toolName),
+    // `@ToolUi({ forms: true })` alone: the framework's form View.
+    resourceUri: options.resourceUri ?? (options.forms === true && options.html === undefined && options.file === undefined ? FORM_VIEW_URI : defaultViewUri(toolName)),
     visibility,
     appOnly: Array.isArray(visibility) && !visibility.includes('model'),
   };

@@ -6,7 +6,7 @@ import type { ClientCapabilities, JsonObject, WireTool } from '../../core/wire.t
 import type { CacheHint } from '../../metadata/cache-hint';
 import type { Constructor } from '../../metadata/metadata-store';
 import { describeMemberRef, isGuardRef, isInterceptorRef } from '../../metadata/pipeline-options';
-import type { MethodHandler, ToolView } from '../handlers/method-handler';
+import type { FallbackOf, MethodHandler, ToolView } from '../handlers/method-handler';
 import type { Pipelines } from '../pipeline/pipelines';
 import type { ToolDefinition } from '../../definitions/definitions';
 import type { ToolKnown } from './tool-visibility';
@@ -156,6 +156,26 @@ export class ExtensionSet {
   toolKnown(): ToolKnown | undefined {
     const viewed = this.viewed();
     return viewed && ((definition, negotiation) => viewed(definition, definition.descriptor, negotiation) !== undefined);
+  }
+
+  /**
+   * The elicitation fallback for one `tools/call`, as the first extension with an
+   * `elicitationFallback` hook (advertising something to the request) gives it; `undefined` when
+   * no extension has the hook (calls then cost nothing more).
+   */
+  fallbackOf(): FallbackOf | undefined {
+    const hooks = this.extensions.filter((extension) => typeof extension.elicitationFallback === 'function');
+    if (hooks.length === 0) return undefined;
+    return (definition, listed, args, ctx) => {
+      const negotiation = negotiationOf(ctx);
+      const call = { tool: { name: definition.name, owner: definition.owner, member: definition.member, descriptor: listed }, arguments: args, principal: ctx.principal, negotiation };
+      for (const extension of hooks) {
+        if (extension.settings && extension.settings(negotiation) === undefined) continue;
+        const fallback = extension.elicitationFallback!(call);
+        if (fallback !== undefined) return fallback;
+      }
+      return undefined;
+    };
   }
 
   /** Whether some extension's `tool` hook may make lists differ from one client to another. */

@@ -1,6 +1,7 @@
 import type { Context } from '../../context/context';
 import type { Diagnostics } from '../../core/diagnostics';
-import type { ClientCapabilities, JsonObject, WireResource, WireTool } from '../../core/wire.types';
+import type { ClientCapabilities, JsonObject, ToolAnnotations, WireResource, WireTool } from '../../core/wire.types';
+import type { ElicitationFallback } from '../../context/elicitation-fallback';
 import type { CacheHint } from '../../metadata/cache-hint';
 import type { ErrorObject } from '../../core/error-mapper';
 import type { TaskStarter } from '../../context/task-starter';
@@ -86,7 +87,72 @@ export interface Extension {
    * `descriptor`, which is the same object until the tool changes).
    */
   tool?(tool: ExtensionTool, negotiation: Negotiation): WireTool | undefined;
+  /**
+   * Asks the user another way for the form elicitations of a call whose client cannot show them
+   * (MCP Apps shows the form in a View): asked once per `tools/call` of a tool the caller may see,
+   * before the pipeline runs it, while the extension advertises something to the request. Return
+   * the fallback for this call's forms, or `undefined` to leave them `unsupported`. The first
+   * extension that returns one serves the call. Not asked for a re-run that
+   * `ExtensionHost#callTool` was given its own fallback for. Keep it cheap: every call asks.
+   */
+  elicitationFallback?(call: ElicitationFallbackCall): ElicitationFallback | undefined;
 }
+
+/** A `tools/call` an extension's elicitation fallback may serve. */
+export interface ElicitationFallbackCall {
+  /** The tool called (one the caller may see), as this client sees it. */
+  readonly tool: ExtensionTool;
+  /** The arguments as sent (before the argument pipe). */
+  readonly arguments: JsonObject;
+  readonly principal: unknown;
+  readonly negotiation: Negotiation;
+}
+
+/**
+ * A tool an extension serves itself (`ExtensionHost#serveTools`): listed, called and guarded as a
+ * decorated tool is (the server's visibility rule, guards, interceptors, rate limits, telemetry),
+ * its arguments checked against `inputSchema` before `handle` runs.
+ */
+export interface ExtensionServedTool {
+  /** Its name: what `@Tool` names allow (`[A-Za-z0-9_.-]{1,64}`), unique among the server's tools. */
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  /** The JSON Schema of its arguments (`type: "object"`), compiled once: a call that breaks it gets an `isError` result naming the fields. */
+  readonly inputSchema: JsonObject;
+  readonly annotations?: ToolAnnotations;
+  /** `_meta` on its listing (MCP Apps: `ui.visibility`). */
+  readonly _meta?: JsonObject;
+  /** Serves one call: returns what a `@Tool` method may return; a `ToolError` thrown becomes an `isError` result. */
+  handle(args: JsonObject, ctx: Context): Promise<unknown>;
+}
+
+/** Options of `ExtensionHost#callTool`. */
+export interface ExtensionCallOptions {
+  /** Answers the re-run's form elicitations (instead of asking the extensions' `elicitationFallback`). */
+  readonly elicitation?: ElicitationFallback;
+}
+
+/**
+ * Signed, expiring tokens of one purpose (`ExtensionHost#tokens`), bound to a principal: what an
+ * extension hands a client to hand back later (MCP Apps: a pending form). The key is derived per
+ * extension and purpose from the secret the replicas share (`stateKey`, or the `store`'s), so any
+ * replica opens what another sealed; a token is not single-use.
+ */
+export interface ExtensionTokens {
+  /** Seals `value` for `principal` (by identity: a refreshed token of the same subject opens it), valid for `ttlMs`. */
+  seal(value: JsonObject, principal: unknown, ttlMs: number): string;
+  /** What `token` carries, when it was sealed for this purpose, for `principal`, and has not expired; why not otherwise. */
+  open(token: unknown, principal: unknown): TokenOpening;
+}
+
+/**
+ * What opening a token came to: its value, or why it does not open (`invalid`: not a token of
+ * this purpose, edited or malformed; `expired`; `principal`: sealed for someone else).
+ */
+export type TokenOpening =
+  | { readonly ok: true; readonly value: JsonObject }
+  | { readonly ok: false; readonly reason: 'invalid' | 'expired' | 'principal' };
 
 /** Who the settings are for: one `initialize` (session era) or one request (stateless era). */
 export interface Negotiation {
@@ -206,6 +272,22 @@ export interface ExtensionHost {
    * own decorator records, keyed by `owner` and `member`) and its descriptor.
    */
   tools(): readonly ExtensionTool[];
+  /**
+   * Serves tools of the extension's own (MCP Apps: the tool its form View submits to) as any
+   * `@Tool` is served; announced with `notifications/tools/list_changed` once the server runs. A
+   * name already served, or a tool that is not well formed, fails with a `DefinitionError` and adds nothing.
+   */
+  serveTools(tools: readonly ExtensionServedTool[]): void;
+  /**
+   * Calls the tool `name` for the caller of `ctx` through the same path as `tools/call`: the
+   * server's visibility rule for `ctx.principal`, the extensions' view of the tool, argument
+   * validation, guards and interceptors, the result mapper. The call's form elicitations go to
+   * `options.elicitation` when given. What it comes to: a result (a tool error is an `isError`
+   * result) or the JSON-RPC error `tools/call` would answer.
+   */
+  callTool(name: string, args: JsonObject, ctx: Context, options?: ExtensionCallOptions): Promise<CallOutcome>;
+  /** Signed, expiring, principal-bound tokens for `purpose` (a token of one purpose never opens as another's). */
+  tokens(purpose: string): ExtensionTokens;
 }
 
 /** A tool as an extension sees it: its name, the class and method that serve it, and its listed descriptor. */

@@ -1,4 +1,5 @@
 import type { Context } from '../../context/context';
+import type { ElicitationFallback } from '../../context/elicitation-fallback';
 import type { Method } from '../../core/methods';
 import type { Diagnostics } from '../../core/diagnostics';
 import { ProtocolError } from '../../core/errors';
@@ -31,7 +32,12 @@ export interface HandlerDeps {
   readonly pipelines: Pipelines;
   /** What this request's client sees of a tool, when an extension has a say (`Extension.tool`): absent, the descriptor as registered. */
   readonly toolView?: ToolView;
+  /** The elicitation fallback an extension gives one `tools/call` (`Extension.elicitationFallback`); absent when none can. */
+  readonly fallbackOf?: FallbackOf;
 }
+
+/** The elicitation fallback for a call of `tool` (as `listed` to this client) with `args`, if an extension gives one. */
+export type FallbackOf = (tool: ToolDefinition, listed: WireTool, args: JsonObject, ctx: Context) => ElicitationFallback | undefined;
 
 /**
  * What one request's client sees of a tool: `listed` as is, a changed copy, or `undefined` when

@@ -15,7 +15,7 @@ import type { Registry } from '../registry';
 import { optionalObject, requireString, type HandlerDeps, type MethodEntry, type ToolView } from './method-handler';
 
 export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
-  const { registry, diagnostics, visibility, pipelines, maxArrayItems, toolView } = deps;
+  const { registry, diagnostics, visibility, pipelines, maxArrayItems, toolView, fallbackOf } = deps;
   const compile = (tool: ToolDefinition) => toolSteps(tool, diagnostics, maxArrayItems);
   const listed = (ctx: Context) => registry.toolList(knowsTasks(ctx.protocolVersion));
   // Without an extension's say, the registry's cached list as is; with one, what this client sees of each tool.
@@ -27,8 +27,12 @@ export function toolHandlers(deps: HandlerDeps): MethodEntry[] {
       const name = requireString(params, 'name');
       const tool = visibility.tool(name, ctx.principal);
       // Hidden from this client by an extension: unknown to its calls as to its lists.
-      if (!tool || (toolView && !toolView(tool, tool.descriptor, ctx))) throw TARGET_ERROR_POLICY.tool.unknown(name);
-      return pipelines.target(tool, compile).run(name, optionalObject(params, 'arguments'), ctx);
+      const listed = tool && (toolView ? toolView(tool, tool.descriptor, ctx) : tool.descriptor);
+      if (!tool || !listed) throw TARGET_ERROR_POLICY.tool.unknown(name);
+      const args = optionalObject(params, 'arguments');
+      // An extension may ask the user another way for the forms this client cannot show (a re-run brings its own).
+      const fallback = fallbackOf && !ctx.hasElicitationFallback ? fallbackOf(tool, listed, args, ctx) : undefined;
+      return pipelines.target(tool, compile).run(name, args, fallback ? ctx.derive({ elicitationFallback: fallback }) : ctx);
     }],
   ];
 }

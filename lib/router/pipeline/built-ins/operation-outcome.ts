@@ -1,6 +1,6 @@
 import type { Diagnostics } from '../../../core/diagnostics';
 import { toErrorObject } from '../../../core/error-mapper';
-import { HiddenError, InputRequiredSignal, ProtocolError } from '../../../core/errors';
+import { CallEndedSignal, HiddenError, InputRequiredSignal, ProtocolError } from '../../../core/errors';
 import { TARGET_ERROR_POLICY, type TargetKind } from '../error-policy';
 import type { ExecutionContext } from '../execution-context';
 
@@ -36,6 +36,8 @@ export function outcomeOfValue(call: ExecutionContext, value: unknown): Operatio
  */
 export function outcomeOfFailure(call: ExecutionContext, error: unknown): OperationOutcome {
   if (error instanceof InputRequiredSignal) return INPUT_REQUIRED;
+  // Ended by an extension with its own result: what the caller gets is that result.
+  if (error instanceof CallEndedSignal) return error.result.isError === true ? TOOL_ERROR : RESULT;
   const probe = new UnexpectedErrorProbe();
   const policy = call.target !== undefined && Object.hasOwn(TARGET_ERROR_POLICY, call.kind) ? TARGET_ERROR_POLICY[call.kind as TargetKind] : undefined;
   const label = `${call.method} ${call.target ?? ''}`;

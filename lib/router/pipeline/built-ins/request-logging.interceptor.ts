@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { DIAGNOSTICS, STDERR_DIAGNOSTICS, type Diagnostics } from '../../../core/diagnostics';
+import { CallEndedSignal } from '../../../core/errors';
 import type { ExecutionContext, OperationKind } from '../execution-context';
 import type { CallHandler, Interceptor } from '../interceptor';
 
@@ -51,7 +52,9 @@ export class RequestLoggingInterceptor implements Interceptor {
       this.sink(entryOf(call, started, isErrorResult(value) ? 'isError' : undefined));
       return value;
     } catch (error) {
-      this.sink(entryOf(call, started, error instanceof Error ? error.name : typeof error));
+      // A call an extension ended with its own result answered with that result: logged as it.
+      const ended = error instanceof CallEndedSignal ? error.result : undefined;
+      this.sink(entryOf(call, started, ended ? (ended.isError === true ? 'isError' : undefined) : error instanceof Error ? error.name : typeof error));
       throw error;
     }
   }
