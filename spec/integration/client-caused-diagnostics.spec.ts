@@ -64,10 +64,12 @@ describe('diagnostics a client can cause', () => {
         await call;
         await client.close();
       }
-      await eventually('every abandoned call reported', () => lines.debug.length + lines.error.length === sessions);
+      // Other debug lines (start-up notes, such as why no server card is served) are not about the calls.
+      const abandoned = () => lines.debug.filter((line) => /session ended before the client answered/.test(line));
+      await eventually('every abandoned call reported', () => abandoned().length + lines.error.length === sessions);
       expect(lines.error).to.deep.equal([]);
       expect(lines.warn).to.deep.equal([]);
-      expect(lines.debug[0]).to.match(/session ended before the client answered/);
+      expect(abandoned()).to.have.length(sessions);
     });
   });
 });
