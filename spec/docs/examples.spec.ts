@@ -1,9 +1,12 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { connect, textOf } from '../../lib/testing';
 import { createServer as helloServer } from '../../docs/examples/hello';
 import { createServer as bookingServer } from '../../docs/examples/elicitation';
 import { booksInBothEras, forecastFromAFake, greetsByName, noForecastIsAToolError } from '../../docs/examples/testing';
+import { DOCS, includeProblem, includesOf, markdownPages } from './snippet-includes';
 
 /** Client capabilities of a host that renders MCP Apps (an extension the v1 SDK's types do not know). */
 const RENDERS_APPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
@@ -13,6 +16,23 @@ const RENDERS_APPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: 
  * here, so a snippet that stops compiling or working fails npm test.
  */
 describe('The docs site examples (docs/examples)', () => {
+  describe('the pages\' snippet includes', () => {
+    it('every `<<< @/...` names a compiled example and a region it has, once', () => {
+      const includes = markdownPages().flatMap(includesOf);
+      expect(includes.length).to.be.greaterThan(8);
+      const problems = includes.flatMap((include) => {
+        const problem = includeProblem(include);
+        return problem ? [`${include.page}: ${problem}`] : [];
+      });
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    it('every page with code shows it only through includes (no fenced TypeScript)', () => {
+      const fenced = markdownPages().filter((page) => /^```(?:ts|typescript|js|javascript)\b/m.test(readFileSync(resolve(DOCS, page), 'utf8')));
+      expect(fenced).to.deep.equal([]);
+    });
+  });
+
   describe('hello.ts (getting started)', () => {
     it('lists the greet tool with its DTO as input schema', async () => {
       const client = await connect(helloServer());

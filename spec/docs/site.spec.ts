@@ -100,7 +100,9 @@ describe('The docs site (docs/, built by npm run docs)', function () {
           expect(await sidebar.locator('a.is-active, .is-active a, a[aria-current]').count()).to.be.greaterThan(0);
           await page.screenshot({ path: resolve(OUTPUT, shown.shot), fullPage: false });
 
-          await page.click('.VPNavBarSearch .DocSearch-Button');
+          const searchButton = page.locator('.VPNavBarSearch .DocSearch-Button');
+          expect(await searchButton.count(), 'the nav has a search button (themeConfig.search)').to.equal(1);
+          await searchButton.click();
           const input = page.locator('.VPLocalSearchBox .search-input');
           await input.waitFor({ state: 'visible' });
           await input.fill(shown.search);
