@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import * as ts from 'typescript';
 import { packedPackage, REPOSITORY, runIn } from '../support/packed-package';
 
@@ -13,6 +13,14 @@ const PINNED = join(REPOSITORY, 'spec', 'integration', 'public-surface.json');
 const UPDATE_HINT = 'If the change is deliberate, rewrite the pinned surface with `UPDATE_SURFACE=1 npx mocha dist/spec/integration/public-surface.spec.js` and commit spec/integration/public-surface.json.';
 
 type Surface = Record<string, string[]>;
+
+/** Every file under `root`, as posix paths relative to it. */
+function filesUnder(root: string): string[] {
+  return readdirSync(root).flatMap((entry) => {
+    const path = join(root, entry);
+    return statSync(path).isDirectory() ? filesUnder(path).map((file) => `${entry}/${file}`) : [relative(root, path).split(sep).join('/')];
+  });
+}
 
 /** `phantom-mcp` for ".", `phantom-mcp/http` for "./http". */
 const specifier = (entry: string) => (entry === '.' ? 'phantom-mcp' : `phantom-mcp${entry.slice(1)}`);
@@ -31,31 +39,64 @@ function differences(pinned: Surface, now: Surface): string[] {
   return lines;
 }
 
-/** The names each entry's published types export, read with the TypeScript compiler from the installed package. */
-function typedNames(project: string, entries: readonly string[]): Record<string, string[]> {
+/** What the published types of one entry say: the names it exports, and for each class the most parameters its public constructor takes (infinite when it has none a user may call). */
+interface Typed {
+  readonly names: string[];
+  readonly constructorParameters: Record<string, number>;
+}
+
+/** What each entry's published types export, read with the TypeScript compiler from the installed package. */
+function typedNames(project: string, entries: readonly string[]): Record<string, Typed> {
   const consumer = join(project, 'surface-names.ts');
   writeFileSync(consumer, entries.map((entry, i) => `import * as entry${i} from '${specifier(entry)}';\nexport { entry${i} };\n`).join(''));
   const program = ts.createProgram([consumer], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true, types: [] });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(consumer)!;
-  const names: Record<string, string[]> = {};
+  const typed: Record<string, Typed> = {};
   entries.forEach((entry, i) => {
     const local = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).find((symbol) => symbol.name === `entry${i}`)!;
     const module = checker.getAliasedSymbol(local);
     expect(module.flags & ts.SymbolFlags.ValueModule, `the types of ${specifier(entry)} resolve`).to.not.equal(0);
-    names[entry] = checker.getExportsOfModule(module).map((symbol) => symbol.name).sort();
+    const exported = checker.getExportsOfModule(module);
+    const constructorParameters: Record<string, number> = {};
+    for (const symbol of exported) {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      if (!(target.flags & ts.SymbolFlags.Class)) continue;
+      // A private or protected constructor: nothing outside constructs the class, whatever it takes.
+      const declared = target.declarations?.find(ts.isClassDeclaration)?.members.find(ts.isConstructorDeclaration);
+      if (declared && ts.getCombinedModifierFlags(declared) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) {
+        constructorParameters[symbol.name] = Number.POSITIVE_INFINITY;
+        continue;
+      }
+      const signatures = checker.getSignaturesOfType(checker.getTypeOfSymbol(target), ts.SignatureKind.Construct);
+      constructorParameters[symbol.name] = Math.max(0, ...signatures.map((signature) => signature.parameters.length));
+    }
+    typed[entry] = { names: exported.map((symbol) => symbol.name).sort(), constructorParameters };
   });
-  return names;
+  return typed;
+}
+
+/** What a fresh node process sees of one entry: its names from require() and from import, and the declared parameters (`length`) of each class. */
+interface Loaded {
+  readonly required: string[];
+  readonly imported: string[];
+  readonly classLengths: Record<string, number>;
 }
 
 /** The names a fresh node process sees on `entry`, loaded with require() from `project`, and with import from an ES module. */
-async function loadedNames(project: string, entry: string): Promise<{ required: string[]; imported: string[] }> {
+async function loadedNames(project: string, entry: string): Promise<Loaded> {
   const name = specifier(entry);
-  const required = await runIn(project, process.execPath, ['-e', `console.log(JSON.stringify(Object.keys(require('${name}'))))`]);
+  const classes = `Object.fromEntries(Object.entries(loaded).filter(([, v]) => typeof v === 'function' && /^class\\b/.test(Function.prototype.toString.call(v))).map(([k, v]) => [k, v.length]))`;
+  const required = await runIn(project, process.execPath, ['-e', `const loaded = require('${name}'); console.log(JSON.stringify({ names: Object.keys(loaded), classes: ${classes} }))`]);
   expect(required.code, `require('${name}'): ${required.stderr}`).to.equal(0);
   const imported = await runIn(project, process.execPath, ['--input-type=module', '-e', `import * as loaded from '${name}'; console.log(JSON.stringify(Object.keys(loaded)))`]);
   expect(imported.code, `import from '${name}': ${imported.stderr}`).to.equal(0);
-  return { required: (JSON.parse(required.stdout) as string[]).sort(), imported: (JSON.parse(imported.stdout) as string[]).filter((key) => key !== 'default' && key !== '__esModule').sort() };
+  const seen = JSON.parse(required.stdout) as { names: string[]; classes: Record<string, number> };
+  return {
+    required: seen.names.sort(),
+    imported: (JSON.parse(imported.stdout) as string[]).filter((key) => key !== 'default' && key !== '__esModule').sort(),
+    classLengths: seen.classes,
+  };
 }
 
 describe('the public surface of the packed package', function () {
@@ -64,8 +105,9 @@ describe('the public surface of the packed package', function () {
   const entries = Object.keys(manifest.exports as Record<string, unknown>).sort();
   let project: string;
   const surface: Surface = {};
-  const runtime: Record<string, { required: string[]; imported: string[] }> = {};
-  let typed: Record<string, string[]>;
+  const runtime: Record<string, Loaded> = {};
+  let typed: Record<string, Typed>;
+  let installed: string;
 
   before(async function () {
     this.timeout(300_000);
@@ -76,11 +118,12 @@ describe('the public surface of the packed package', function () {
     const peers = ['@modelcontextprotocol/sdk', 'ioredis', '@opentelemetry/api', '@types/node'].map((name) => `${name}@${manifest.devDependencies[name]}`);
     const install = await runIn(project, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...peers], 240_000);
     expect(install.code, install.stderr).to.equal(0);
+    installed = join(project, 'node_modules', 'phantom-mcp');
     for (const entry of entries) runtime[entry] = await loadedNames(project, entry);
     typed = typedNames(project, entries);
     for (const entry of entries) {
       const values = new Set(runtime[entry]!.required);
-      surface[entry] = typed[entry]!.map((name) => (values.has(name) ? name : `type ${name}`));
+      surface[entry] = typed[entry]!.names.map((name) => (values.has(name) ? name : `type ${name}`));
     }
   });
 
@@ -98,7 +141,7 @@ describe('the public surface of the packed package', function () {
 
   it('declares in its types every name each entry exports at run time', () => {
     for (const entry of entries) {
-      const declared = new Set(typed[entry]);
+      const declared = new Set(typed[entry]!.names);
       expect(runtime[entry]!.required.filter((name) => !declared.has(name)), `${specifier(entry)}: exported at run time, absent from its types`).to.deep.equal([]);
     }
   });
@@ -114,6 +157,19 @@ describe('the public surface of the packed package', function () {
     const root = new Set(surface['.']);
     for (const entry of entries.filter((entry) => entry !== '.' && entry !== './testing')) {
       expect(surface[entry]!.filter((name) => !root.has(name)), `${specifier(entry)} names the root entry lacks`).to.deep.equal([]);
+    }
+  });
+
+  it('keeps `@internal` out of the published types (tsconfig stripInternal): no shipped .d.ts mentions it', () => {
+    const leaking = filesUnder(join(installed, 'dist')).filter((file) => file.endsWith('.d.ts') && readFileSync(join(installed, 'dist', file), 'utf8').includes('@internal'));
+    expect(leaking, 'declaration files still carrying @internal members').to.deep.equal([]);
+  });
+
+  it('keeps, in the published types, the constructor of every class an entry exports (stripInternal would leave `new X()` type-checking; mark such a constructor @hidden)', () => {
+    for (const entry of entries) {
+      for (const [name, length] of Object.entries(runtime[entry]!.classLengths)) {
+        expect(typed[entry]!.constructorParameters[name], `${specifier(entry)}: ${name}'s constructor in the types takes fewer parameters than at run time`).to.be.at.least(length);
+      }
     }
   });
 
