@@ -10,7 +10,7 @@
  * import { apps, skills } from 'phantom-mcp/extensions';
  * const server = new PhantomServer({ name: 'notes', version: '1.0.0', providers: [Notes], extensions: [apps(), skills()] });
  *
- * @module
+ * @module phantom-mcp/extensions
  */
 export type {
   Extension, ExtensionMethod, ExtensionHost, ExtensionListenFilter, ExtensionBackgroundCalls, BackgroundCall, CallOutcome, ToolCallInfo, ExtensionResource, ExtensionTool,

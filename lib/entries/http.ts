@@ -9,7 +9,7 @@
  * @example
  * import { StreamableHttpHandler, expressJsonErrors } from 'phantom-mcp/http';
  *
- * @module
+ * @module phantom-mcp/http
  */
 export { StreamableHttpHandler } from '../transport/http/streamable-http.handler';
 export type { HttpOptions, ListenOptions, HealthOptions, ReadinessCheck } from '../transport/http/http-options';

@@ -10,7 +10,7 @@
  * @example
  * import { oauthResourceServer } from 'phantom-mcp/oauth';
  *
- * @module
+ * @module phantom-mcp/oauth
  */
 export { oauthResourceServer, type OAuthResourceServer, type ResourceChallenges } from '../auth/oauth-resource-server';
 export { DEFAULT_ALGORITHMS, RESOURCE_SERVER_DEFAULTS, type OAuthResourceServerOptions } from '../auth/resource-server-options';

@@ -9,6 +9,6 @@
  * @example
  * import { TelemetryInterceptor } from 'phantom-mcp/otel';
  *
- * @module
+ * @module phantom-mcp/otel
  */
 export { TelemetryInterceptor, type TelemetryOptions, type TracerProviderLike, type MeterProviderLike } from '../router/pipeline/built-ins/telemetry.interceptor';

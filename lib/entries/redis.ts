@@ -10,7 +10,7 @@
  * import { redis } from 'phantom-mcp/redis';
  * const server = new PhantomServer({ name: 'notes', version: '1.0.0', providers: [Notes], store: redis(process.env.REDIS_URL) });
  *
- * @module
+ * @module phantom-mcp/redis
  */
 export { redis, type RedisOptions } from '../cluster/redis';
 export { DEFAULT_KEY_PREFIX, type RedisSettings } from '../cluster/redis-connections';

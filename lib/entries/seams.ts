@@ -10,7 +10,7 @@
  * @example
  * import type { SessionStore } from 'phantom-mcp/seams';
  *
- * @module
+ * @module phantom-mcp/seams
  */
 export {
   InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamFollower, type StreamRef,
