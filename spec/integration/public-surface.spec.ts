@@ -173,6 +173,14 @@ describe('the public surface of the packed package', function () {
     }
   });
 
+  it('gives, from a subpath, the very value the root entry gives under the same name (one class, so instanceof holds either way)', async () => {
+    const subpaths = entries.filter((entry) => entry !== '.' && entry !== './testing').map(specifier);
+    const script = `const root = require('phantom-mcp'); const differ = [];\nfor (const name of ${JSON.stringify(subpaths)}) for (const [key, value] of Object.entries(require(name))) if (root[key] !== value) differ.push(name + ': ' + key);\nconsole.log(JSON.stringify(differ));`;
+    const ran = await runIn(project, process.execPath, ['-e', script]);
+    expect(ran.code, ran.stderr).to.equal(0);
+    expect(JSON.parse(ran.stdout)).to.deep.equal([]);
+  });
+
   it('compiles a consumer importing every entry, from CommonJS and ESM, against the published types with skipLibCheck off', async () => {
     const imports = entries.map((entry, i) => `import * as entry${i} from '${specifier(entry)}';`).join('\n');
     const uses = `export const entries = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
