@@ -82,8 +82,22 @@ module.exports = {
       name: 'nothing-reaches-into-an-extension',
       comment: 'The framework does not depend on its own extensions: a user passes them in the extensions option (lib/index.ts exports them).',
       severity: 'error',
-      from: { path: '^lib/', pathNot: [folder('extensions'), '^lib/index\\.ts$'] },
+      from: { path: '^lib/', pathNot: [folder('extensions'), '^lib/index\\.ts$', folder('entries')] },
       to: { path: folder('extensions') },
+    },
+    {
+      name: 'entries-only-re-export',
+      comment: 'lib/entries/ holds the subpath entries (phantom-mcp/http, /redis, /oauth, /otel, /seams, /extensions): each re-exports modules of lib/ for users and is never imported by the framework, so no layer depends on how the package is cut into entries.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: folder('entries') },
+      to: { path: folder('entries') },
+    },
+    {
+      name: 'entries-do-not-load-the-server',
+      comment: 'A subpath entry is a feature without the composition root: it never imports lib/server/ (or the root entry), so loading phantom-mcp/redis or /oauth does not load the whole server.',
+      severity: 'error',
+      from: { path: folder('entries') },
+      to: { path: [folder('server'), '^lib/index\\.ts$', folder('cli'), folder('testing')] },
     },
     {
       name: 'nothing-below-the-server-imports-it',

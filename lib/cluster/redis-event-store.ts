@@ -56,7 +56,7 @@ export class RedisEventStore implements EventStore {
   private readonly followers = new Set<RedisStreamFollower>();
   private checker?: NodeJS.Timeout;
 
-  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @internal */
+  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @hidden */
   constructor(private readonly connections: RedisLink, options: RedisEventStoreOptions = {}) {
     this.maxEvents = positive('maxEventsPerStream', options.maxEventsPerStream ?? DEFAULT_MAX_EVENTS_PER_STREAM);
     this.ttlMs = positive('ttlMs', options.ttlMs ?? DEFAULT_EVENT_TTL_MS);

@@ -63,7 +63,7 @@ export class RedisSessionBus implements SessionBus {
     for (const subscription of this.subscriptions) subscription.retry();
   };
 
-  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @internal */
+  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @hidden */
   constructor(connections: RedisConnections, options: RedisSessionBusOptions = {}) {
     const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_BUS_MAX_MESSAGE_BYTES;
     if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1) {

@@ -90,7 +90,7 @@ export class RedisSessionStore implements SessionStore {
   private stopListening?: () => Promise<void>;
   private closed = false;
 
-  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @internal */
+  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @hidden */
   constructor(private readonly connections: RedisLink, options: RedisSessionStoreOptions) {
     this.idleMs = positive('idleMs', options.idleMs);
     const sweepIntervalMs = positive('sweepIntervalMs', options.sweepIntervalMs ?? Math.max(1000, Math.min(this.idleMs, 60_000)));

@@ -54,7 +54,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly leasesKey: string;
   private readonly seqKey: string;
 
-  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @internal */
+  /** Made by {@link redis}, on the connections it shares between the stores and the bus. @hidden */
   constructor(private readonly connections: Pick<RedisLink, 'commands' | 'prefix'>, options: RedisTaskStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxUpdateAttempts = positive('maxUpdateAttempts', options.maxUpdateAttempts ?? DEFAULT_MAX_UPDATE_ATTEMPTS);

@@ -97,7 +97,7 @@ export interface ServerCardOptions {
   readonly maxAgeSec?: number;
 }
 
-/** What a card is built from: the server's identity and the versions it serves. @internal */
+/** What a card is built from: the server's identity and the versions it serves. @hidden */
 export interface ServerCardFacts {
   readonly info: Implementation;
   /** Every protocol version the server serves, newest first. */

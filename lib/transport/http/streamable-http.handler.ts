@@ -32,7 +32,7 @@ type Verb = (req: BodyRequest, res: HttpResponseLike, context: RequestContext<Ve
 /** The `WWW-Authenticate` of a call refused for want of `scopes`. */
 type ScopeChallenge = (scopes: readonly string[]) => string;
 
-/** The OAuth scopes of what a server serves, as they are now (tools come and go). @internal */
+/** The OAuth scopes of what a server serves, as they are now (tools come and go). @hidden */
 export interface ServedScopes {
   /** Every scope the decorators declare: the metadata's `scopes_supported`. */
   declared(): readonly string[];
@@ -75,7 +75,7 @@ export class StreamableHttpHandler {
    * `scopes`: those the decorators declare now, listed in the protected-resource metadata, and
    * those every operation needs, named in a 401 challenge. `card`: what the server card is built
    * from (none without it). Users get a handler from `server.httpHandler(options)`.
-   * @internal
+   * @hidden
    */
   constructor(private readonly core: Dispatcher, options: HttpOptions = {}, scopes: ServedScopes = NO_SCOPES, card?: ServerCardFacts) {
     // What an SSE connection may leave unread.
