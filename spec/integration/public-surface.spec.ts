@@ -84,6 +84,9 @@ interface Loaded {
 }
 
 /** The names a fresh node process sees on `entry`, loaded with require() from `project`, and with import from an ES module. */
+/** Names an ES module sees on a CommonJS module that the module did not export (Node adds them). */
+const INTEROP_KEYS: ReadonlySet<string> = new Set(['default', '__esModule', 'module.exports']);
+
 async function loadedNames(project: string, entry: string): Promise<Loaded> {
   const name = specifier(entry);
   const classes = `Object.fromEntries(Object.entries(loaded).filter(([, v]) => typeof v === 'function' && /^class\\b/.test(Function.prototype.toString.call(v))).map(([k, v]) => [k, v.length]))`;
@@ -94,7 +97,8 @@ async function loadedNames(project: string, entry: string): Promise<Loaded> {
   const seen = JSON.parse(required.stdout) as { names: string[]; classes: Record<string, number> };
   return {
     required: seen.names.sort(),
-    imported: (JSON.parse(imported.stdout) as string[]).filter((key) => key !== 'default' && key !== '__esModule').sort(),
+    // What Node's CommonJS interop adds itself: `default`, `__esModule`, and since Node 23 `module.exports`.
+    imported: (JSON.parse(imported.stdout) as string[]).filter((key) => !INTEROP_KEYS.has(key)).sort(),
     classLengths: seen.classes,
   };
 }
