@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CALLS, PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, type Call, type Dialect, type Prepared } from './harness/dialects';
+import { CALLS, PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, probeRefusals, type Call, type Dialect, type Prepared } from './harness/dialects';
 import { benchIssuer } from './harness/bench-issuer';
 import { ElicitingClient } from './harness/eliciting-client';
 import { ServerProcess } from './harness/server-process';
@@ -173,6 +173,7 @@ export async function launch(contender: HttpContender, served: Served, calls: re
     for (const call of calls) {
       const request = connection.prepare(call);
       await probe(request, call);
+      await probeRefusals(connection, call);
       prepared.set(call, request);
     }
     return { server, prepared };
