@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CALLS, PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, type Call, type Dialect, type Prepared } from './harness/dialects';
+import { CALLS, PLAIN_JSON_RPC, SESSION_ERA, SESSIONLESS, STATELESS_ERA, probe, probeRefusals, type Call, type Dialect, type Prepared } from './harness/dialects';
 import { benchIssuer } from './harness/bench-issuer';
 import { ElicitingClient } from './harness/eliciting-client';
 import { ServerProcess } from './harness/server-process';
@@ -7,11 +7,11 @@ import { PLAIN_PATH } from './servers/bench-channel';
 import type { ClusterSetupId } from './report/results';
 
 export type HttpContenderId =
-  | 'bare' | 'sdk-stateless' | 'sdk-stateful'
+  | 'bare' | 'sdk-stateless' | 'sdk-stateful' | 'sdk-stateful-sse'
   | PeerContenderId
   | 'phantom-session' | 'phantom-stateless' | 'phantom-session-auth' | 'phantom-stateless-auth';
 /** The other frameworks' current lines (issue 14): SDK 2.x, MCP-Nest 2.x, fastmcp 4.x. */
-export type PeerContenderId = 'sdk2-modern' | 'sdk2-legacy' | 'mcp-nest-stateless' | 'mcp-nest-stateful' | 'fastmcp';
+export type PeerContenderId = 'sdk2-modern' | 'sdk2-legacy' | 'mcp-nest-stateless' | 'mcp-nest-stateful' | 'fastmcp' | 'fastmcp-stateless';
 export type StdioContenderId = 'bare-stdio' | 'sdk-stdio' | 'phantom-stdio';
 export type ContenderId = HttpContenderId | StdioContenderId;
 
@@ -63,6 +63,12 @@ export const HTTP_CONTENDERS: readonly HttpContender[] = [
   { id: 'bare', label: 'bare node:http', script: 'bare.server', args: () => [], dialect: PLAIN_JSON_RPC },
   { id: 'sdk-stateless', label: 'SDK stateless', script: 'sdk.server', args: (s) => ['--mode', 'stateless', ...registryArgs(s)], dialect: SESSIONLESS, packages: SDK1 },
   { id: 'sdk-stateful', label: 'SDK stateful', script: 'sdk.server', args: (s) => ['--mode', 'stateful', ...registryArgs(s)], dialect: SESSION_ERA, packages: SDK1 },
+  // The transport's default answers a POST as a short SSE stream; the JSON answers above are its
+  // documented option. Every documented mode is counted, and the best one per workload compared.
+  {
+    id: 'sdk-stateful-sse', label: 'SDK stateful, SSE answers (default)', script: 'sdk.server', args: (s) => ['--mode', 'stateful', '--answers', 'sse', ...registryArgs(s)],
+    dialect: SESSION_ERA, packages: SDK1, noIdleSessions: 'its sessions are SDK stateful\'s; only the answers differ',
+  },
   // SDK 2.x: one `createMcpHandler` endpoint serves both eras; a process per era, as for phantom.
   { id: 'sdk2-modern', label: 'SDK 2 createMcpHandler, 2026-07-28', script: 'sdk2.server', args: registryArgs, dialect: STATELESS_ERA, packages: SDK2 },
   { id: 'sdk2-legacy', label: 'SDK 2 createMcpHandler, 2025-11-25', script: 'sdk2.server', args: registryArgs, dialect: SESSIONLESS, packages: SDK2 },
@@ -80,6 +86,9 @@ export const HTTP_CONTENDERS: readonly HttpContender[] = [
   {
     id: 'fastmcp', label: 'fastmcp httpStream', script: 'fastmcp.server', args: registryArgs, dialect: SESSION_ERA, packages: ['fastmcp'],
     noIdleSessions: 'a new fastmcp session waits about 1 s for the client capabilities: 10,000 would take hours',
+  },
+  {
+    id: 'fastmcp-stateless', label: 'fastmcp httpStream, stateless', script: 'fastmcp.server', args: (s) => ['--stateless', 'yes', ...registryArgs(s)], dialect: SESSIONLESS, packages: ['fastmcp'],
   },
   {
     id: 'phantom-session', label: 'phantom session era', script: 'phantom.server', dialect: SESSION_ERA,
@@ -173,6 +182,7 @@ export async function launch(contender: HttpContender, served: Served, calls: re
     for (const call of calls) {
       const request = connection.prepare(call);
       await probe(request, call);
+      await probeRefusals(connection, call);
       prepared.set(call, request);
     }
     return { server, prepared };

@@ -1,10 +1,15 @@
+import type { Stability } from './harness/warmup';
+
 /** How long and how often each suite measures. Absolute figures vary by machine; ratios less so. */
 export interface Plan {
   readonly name: 'full' | 'quick';
   /** Connections the load generator keeps open, each with one request in flight. */
   readonly connections: number;
-  /** The rounds of every contender, then the token's cost in alternating slices (`suites/token-cost.ts`). */
-  readonly throughput: Timed & { readonly tokenSlices: number; readonly tokenSliceSeconds: number };
+  /**
+   * The rounds of every contender, then the token's cost in alternating slices (`suites/token-cost.ts`).
+   * Each entrant is first warmed in windows of `warmupSeconds` until `stability` holds (or its cap).
+   */
+  readonly throughput: Timed & { readonly tokenSlices: number; readonly tokenSliceSeconds: number; readonly stability: Stability };
   readonly scale: Timed & { readonly sizes: readonly number[] };
   readonly memory: { readonly rounds: number; readonly sessions: readonly number[] };
   readonly startup: { readonly rounds: number; readonly tools: number };
@@ -23,14 +28,14 @@ export interface Timed {
  * `npm run bench`: about 12 minutes on two cores with the 12 HTTP contenders of issue 14 (bare, the
  * SDK 1.32's two modes, phantom's two eras with and without a token, the SDK 2.x's two protocol
  * versions, MCP-Nest's two modes, fastmcp), all but the token ones also with the realistic tool:
- * throughput about 6.5 min (22 entrants × (4 rounds × 3 s + 2 s of warm-up), the token's cost
- * 2 × 16 slices of 1 s), scale about 2 min, memory about 1.3 min (three session contenders),
+ * throughput about 7 min or more (22 entrants × 4 rounds × 3 s, each warmed in 1 s windows until
+ * three in a row agree within 5%, at most 20 s; the token's cost 2 × 16 slices of 1 s), scale about 2 min, memory about 1.3 min (three session contenders),
  * start-up and stdio under 1 min, cluster about 1.7 min. Under 15 minutes.
  */
 export const FULL: Plan = {
   name: 'full',
   connections: 50,
-  throughput: { rounds: 4, seconds: 3, warmupSeconds: 2, tokenSlices: 8, tokenSliceSeconds: 1 },
+  throughput: { rounds: 4, seconds: 3, warmupSeconds: 1, tokenSlices: 8, tokenSliceSeconds: 1, stability: { windows: 3, within: 0.05, capSeconds: 20 } },
   scale: { rounds: 4, seconds: 1, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
   memory: { rounds: 3, sessions: [1_000, 10_000] },
   startup: { rounds: 5, tools: 1_000 },
@@ -47,7 +52,7 @@ export const FULL: Plan = {
 export const QUICK: Plan = {
   name: 'quick',
   connections: 50,
-  throughput: { rounds: 1, seconds: 1, warmupSeconds: 0.3, tokenSlices: 4, tokenSliceSeconds: 0.3 },
+  throughput: { rounds: 1, seconds: 1, warmupSeconds: 0.3, tokenSlices: 4, tokenSliceSeconds: 0.3, stability: { windows: 3, within: 0.05, capSeconds: 1.5 } },
   scale: { rounds: 1, seconds: 0.4, warmupSeconds: 0.2, sizes: [10, 1_000] },
   memory: { rounds: 1, sessions: [1_000] },
   startup: { rounds: 1, tools: 1_000 },

@@ -11,12 +11,30 @@ export interface Call {
   readonly name?: string;
   /** Whether a result is the right answer; the probe checks it before anything is measured. */
   readonly verify: (result: any) => boolean;
+  /**
+   * Argument sets a server doing the call's work must refuse (a tool error or a JSON-RPC error):
+   * the probe sends each, so no contender is measured doing less checking than the others.
+   */
+  readonly refusals?: readonly Json[];
 }
 
 export const ECHO_TEXT = 'hello';
 
 /** The realistic tool's arguments: every field valid, so every contender validates all five and answers. */
 export const REGISTRATION: Registration = { name: 'Ada Lovelace', age: 36, email: 'ada@example.com', tags: ['mathematics', 'engines', 'poetry'], birthday: '1815-12-10' };
+
+/** The registration with one field changed. */
+const breaking = (field: Partial<Record<keyof Registration, unknown>>): Json => ({ ...REGISTRATION, ...field });
+const missing = (field: keyof Registration): Json => Object.fromEntries(Object.entries(REGISTRATION).filter(([key]) => key !== field));
+
+/** One registration per rule of `../fixtures/registration.ts`, each breaking only that rule: every contender must refuse all. */
+export const REFUSED_REGISTRATIONS: readonly Json[] = [
+  breaking({ name: 'A' }), breaking({ name: 'x'.repeat(65) }), breaking({ name: 42 }), missing('name'),
+  breaking({ age: 12 }), breaking({ age: 121 }), breaking({ age: 36.5 }), breaking({ age: '36' }),
+  breaking({ email: 'ada' }), breaking({ email: 'ada@' }),
+  breaking({ tags: [] }), breaking({ tags: Array.from({ length: 11 }, (_, i) => `t${i}`) }), breaking({ tags: ['ok', 7] }),
+  breaking({ birthday: '10/12/1815' }), breaking({ birthday: '1815-13-10' }),
+];
 
 /**
  * The calls the benchmarks make: the echo tool, the realistic `register` tool (five validated
@@ -34,6 +52,7 @@ export const CALLS = {
     params: { name: 'register', arguments: { ...REGISTRATION } },
     name: 'register',
     verify: (result) => result?.content?.[0]?.text === registered(REGISTRATION),
+    refusals: REFUSED_REGISTRATIONS,
   },
   list: {
     method: 'tools/list',
@@ -154,6 +173,21 @@ export async function probe(prepared: Prepared, call: Call): Promise<void> {
   const message = messageOf(reply);
   if (reply.status !== 200 || !message || !('result' in message) || !call.verify(message.result)) {
     throw new Error(`${call.method} was not answered as expected: ${describe(reply)}`);
+  }
+}
+
+/**
+ * Sends each of the call's refusals through the same connection and checks that each is refused:
+ * a JSON-RPC error, or a result with `isError` (input errors are tool errors since 2025-11-25).
+ * Throws naming the first argument set a contender accepted.
+ */
+export async function probeRefusals(connection: Connection, call: Call): Promise<void> {
+  for (const args of call.refusals ?? []) {
+    const refused = connection.prepare({ ...call, params: { ...call.params, arguments: args } });
+    const reply = await post(refused.url, refused.headers, refused.body(0));
+    const message = messageOf(reply);
+    const isRefusal = (reply.status >= 400 && reply.status < 500) || (message !== undefined && ('error' in message || (message.result as { isError?: boolean } | undefined)?.isError === true));
+    if (!isRefusal) throw new Error(`${call.name ?? call.method} accepted arguments it must refuse, ${JSON.stringify(args)}: ${describe(reply)}`);
   }
 }
 

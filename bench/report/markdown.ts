@@ -1,6 +1,7 @@
 import { CLUSTER_SETUPS, HTTP_CONTENDERS, STDIO_CONTENDERS } from '../contenders';
 import { costRatio, ratio } from '../harness/stats';
 import { bytes, count, firstLine, micros, millis, percent, rate, times } from './format';
+import type { WarmupRecord } from '../harness/warmup';
 import { isMeasured, type BenchResults, type Measured, type RateFigures, type ScaleContenderId, type ScaleOp } from './results';
 
 /** The results as the Markdown tables of `results/latest.md` (and of the README). */
@@ -61,13 +62,14 @@ function throughputTable({ throughput, tokenCost = {}, connections }: BenchResul
     ...HTTP_CONTENDERS.map(({ id, label }) => {
       const f = echo[id];
       if (!isMeasured(f)) return unavailableRow(label, f, 7);
-      return `| ${label} | ${rate(f.rps)}${failures(f)} | ${millis(f.p50)} | ${millis(f.p99)} | ${micros(f.cpuPerRequestUs)} `
+      return `| ${label} | ${rate(f.rps)}${failures(f)} | ${millis(f.p50)} | ${millis(f.p99)} | ${cpuSpread(f)} `
         + `| ${times(ratio(f.cpuPerRequestUs, bare?.cpuPerRequestUs))} | ${percent(f.generatorCpuShare)} | ${bytes(retained[id]?.perRequest)} |`;
     }),
     '',
     `Server CPU per call is the server process's user and system time over the answers of each round (from \`/proc/<pid>/stat\`); `
       + `the generator's is this process's CPU time over the round's wall time${pinned ? ', 100% being its core busy throughout: near it, the generator is the limit and the requests per second say little about the server' : ''}. `
-      + `Heap retained: after a full collection, after the last round less after the warm-up, over every request the server answered in between${calls}.`,
+      + `Heap retained: after a full collection, after the last round less after the warm-up, over every request the server answered in between${calls}. `
+      + `CPU per call is the median of the rounds, (lowest–highest) beside it.${noise(bare)}`,
   ];
   if (realistic) {
     lines.push('', '### The realistic tool (five validated fields)', '',
@@ -76,9 +78,10 @@ function throughputTable({ throughput, tokenCost = {}, connections }: BenchResul
       ...HTTP_CONTENDERS.filter(({ id }) => id in realistic).map(({ id, label }) => {
         const f = realistic[id];
         if (!isMeasured(f)) return unavailableRow(label, f, 5);
-        return `| ${label} | ${rate(f.rps)}${failures(f)} | ${millis(f.p50)} | ${millis(f.p99)} | ${micros(f.cpuPerRequestUs)} | ${percent(f.generatorCpuShare)} |`;
+        return `| ${label} | ${rate(f.rps)}${failures(f)} | ${millis(f.p50)} | ${millis(f.p99)} | ${cpuSpread(f)} | ${percent(f.generatorCpuShare)} |`;
       }));
   }
+  if (throughput!.warmup) lines.push('', ...warmupTable(throughput!.warmup));
   const costs = HTTP_CONTENDERS.filter(({ id }) => tokenCost[id] !== undefined);
   if (costs.length > 0) {
     lines.push('', '### A verified bearer JWT on every request (one server process serving both, alternating slices)', '',
@@ -90,6 +93,35 @@ function throughputTable({ throughput, tokenCost = {}, connections }: BenchResul
       }));
   }
   return lines;
+}
+
+/** `52 µs (50–55)`: the median and the rounds' range. */
+function cpuSpread(f: RateFigures): string {
+  if (f.cpuMinUs === undefined || f.cpuMaxUs === undefined || f.rounds.length < 2) return micros(f.cpuPerRequestUs);
+  return `${micros(f.cpuPerRequestUs)} (${Math.round(f.cpuMinUs)}–${Math.round(f.cpuMaxUs)})`;
+}
+
+/** The run's noise: how far apart the bare responder's own rounds are, which does nothing but parse and answer. */
+function noise(bare: RateFigures | undefined): string {
+  if (bare?.cpuMinUs === undefined || bare.cpuMaxUs === undefined || !bare.cpuPerRequestUs || bare.rounds.length < 2) return '';
+  const spread = (bare.cpuMaxUs - bare.cpuMinUs) / bare.cpuPerRequestUs;
+  return ` The noise of this run: bare's own rounds lie within ${percent(spread)} of their median (lowest to highest); ratios closer to a goal than that are not settled.`;
+}
+
+/** How each entrant was warmed before the rounds: windows, seconds, and whether its cost settled. */
+function warmupTable(warmup: NonNullable<NonNullable<BenchResults['throughput']>['warmup']>): string[] {
+  const { windowSeconds, stability: s } = warmup;
+  const rule = `windows of ${windowSeconds} s until ${s.windows} in a row agree within ${percent(s.within)}, at most ${s.capSeconds} s`;
+  const row = (label: string, record: WarmupRecord | undefined) => record === undefined ? [] : [
+    `| ${label} | ${record.windows} | ${record.seconds.toFixed(1)} s | ${record.stable ? 'yes' : '**no** (cap)'} | ${record.costPerCallUs.slice(-3).map((us) => Math.round(us)).join(', ')} µs ${record.cpu ? 'CPU' : 'wall'} |`,
+  ];
+  return [
+    `### Warm-up (${rule})`,
+    '',
+    '| Entrant | Windows | Took | Settled | Last windows, per call |',
+    '| --- | ---: | ---: | :---: | --- |',
+    ...HTTP_CONTENDERS.flatMap(({ id, label }) => [...row(label, warmup.echo[id]), ...row(`${label}, realistic`, warmup.realistic?.[id])]),
+  ];
 }
 
 function failures(f: RateFigures): string {

@@ -1,5 +1,6 @@
 import type { HttpContenderId, StdioContenderId } from '../contenders';
 import type { LoadSample } from '../harness/load';
+import type { Stability, WarmupRecord } from '../harness/warmup';
 
 /** A measure, or why the contender could not be measured. */
 export type Measured<T> = T | { readonly unavailable: string };
@@ -15,6 +16,9 @@ export interface RateFigures {
   readonly p99: number;
   /** The server's CPU time per answer, in microseconds (median over the rounds), where /proc tells it. */
   readonly cpuPerRequestUs?: number;
+  /** The lowest and highest of the rounds' CPU per answer, beside the median. */
+  readonly cpuMinUs?: number;
+  readonly cpuMaxUs?: number;
   /** The load generator's CPU time over wall time during the runs (median; 1 is one core busy throughout). */
   readonly generatorCpuShare?: number;
   /** Failed requests over all rounds (errors, timeouts, non-2xx); a sound run has 0. */
@@ -37,6 +41,14 @@ export interface ThroughputFigures {
   readonly realistic?: ByContender<RateFigures>;
   /** Heap kept for good per request served in the measured rounds, by contender. */
   readonly retained: Partial<Record<HttpContenderId, RetainedMemory>>;
+  /** How each entrant was warmed before the rounds (absent in results written before warm-ups were recorded). */
+  readonly warmup?: {
+    /** Each window's length, and when the entrant counted as warm. */
+    readonly windowSeconds: number;
+    readonly stability: Stability;
+    readonly echo: Partial<Record<HttpContenderId, WarmupRecord>>;
+    readonly realistic?: Partial<Record<HttpContenderId, WarmupRecord>>;
+  };
 }
 
 /**

@@ -1,13 +1,14 @@
 import { FastMCP } from 'fastmcp';
 import { echoSchema, fillerTool, registerSchema } from '../fixtures/peer.fixtures';
 import { REGISTER_DESCRIPTION, registered } from '../fixtures/registration';
-import { argNumber, runContender } from './bench-channel';
+import { argNumber, argValue, runContender } from './bench-channel';
 import { announceHttp, freePort } from './http-host';
 
 /**
  * fastmcp over its `httpStream` transport, as its README starts it: `server.start` with a port
  * (sessions, the default), tools added with `addTool` and zod `parameters`, the template with
- * `addResourceTemplate`. fastmcp listens itself and cannot report a port it did not choose, so the
+ * `addResourceTemplate`; `--stateless yes` sets its documented `httpStream.stateless` (no
+ * session: each request served on its own). fastmcp listens itself and cannot report a port it did not choose, so the
  * bench finds a free one first.
  */
 runContender(async () => {
@@ -37,7 +38,8 @@ runContender(async () => {
       load: async ({ text }) => ({ text: String(text) }),
     });
   }
+  const stateless = argValue('stateless', 'no') === 'yes';
   const port = await freePort();
-  await server.start({ transportType: 'httpStream', httpStream: { port, host: '127.0.0.1' } });
+  await server.start({ transportType: 'httpStream', httpStream: { port, host: '127.0.0.1', ...(stateless ? { stateless: true } : {}) } });
   announceHttp(`http://127.0.0.1:${port}/mcp`, () => server.stop());
 });

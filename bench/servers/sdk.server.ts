@@ -7,24 +7,28 @@ import { argNumber, argValue, runContender } from './bench-channel';
 import { readBody, serveHttp, type HttpHandler } from './http-host';
 
 /**
- * The official SDK over Streamable HTTP with JSON responses, in the two shapes its documentation
+ * The official SDK over Streamable HTTP with JSON responses (or, with `--answers sse`, the
+ * transport's default: each answer as a short SSE stream), in the two shapes its documentation
  * gives for a Node server: stateless (a server and a transport per request) and stateful (one
  * server and transport per session, found again by `Mcp-Session-Id`).
  */
 runContender(async () => {
   const registry: Registry = { tools: argNumber('tools', 1), templates: argNumber('templates', 0) };
   const mode = argValue('mode');
+  const answers = argValue('answers', 'json');
+  if (answers !== 'json' && answers !== 'sse') throw new Error('--answers must be json or sse');
+  const enableJsonResponse = answers === 'json';
   if (mode !== 'stateless' && mode !== 'stateful') throw new Error('--mode must be stateless or stateful');
-  await serveHttp(mode === 'stateless' ? stateless(registry) : stateful(registry));
+  await serveHttp(mode === 'stateless' ? stateless(registry, enableJsonResponse) : stateful(registry, enableJsonResponse));
 });
 
-function stateless(registry: Registry): HttpHandler {
+function stateless(registry: Registry, enableJsonResponse: boolean): HttpHandler {
   return async (req, res) => {
     try {
       const body: unknown = JSON.parse(await readBody(req));
       // A fresh server and transport for every request, so concurrent clients' ids cannot collide.
       const server = sdkServer(registry);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
       res.on('close', () => {
         void transport.close();
         void server.close();
@@ -37,7 +41,7 @@ function stateless(registry: Registry): HttpHandler {
   };
 }
 
-function stateful(registry: Registry): HttpHandler {
+function stateful(registry: Registry, enableJsonResponse: boolean): HttpHandler {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   return async (req, res) => {
     try {
@@ -48,7 +52,7 @@ function stateful(registry: Registry): HttpHandler {
         if (sessionId !== undefined || !isInitializeRequest(body)) return badRequest(res);
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
-          enableJsonResponse: true,
+          enableJsonResponse,
           onsessioninitialized: (id) => void transports.set(id, created),
         });
         created.onclose = () => {

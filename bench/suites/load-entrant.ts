@@ -77,7 +77,7 @@ export function rateFigures(rounds: readonly LoadSample[]): RateFigures {
   const cpu = rounds.map((s) => s.cpuPerRequestUs).filter((us): us is number => us !== undefined);
   return {
     rps: median(rounds.map((s) => s.rps)),
-    ...(cpu.length === rounds.length && cpu.length > 0 ? { cpuPerRequestUs: median(cpu) } : {}),
+    ...(cpu.length === rounds.length && cpu.length > 0 ? { cpuPerRequestUs: median(cpu), cpuMinUs: Math.min(...cpu), cpuMaxUs: Math.max(...cpu) } : {}),
     generatorCpuShare: median(rounds.map((s) => s.generatorCpuShare)),
     p50: median(rounds.map((s) => s.p50)),
     p99: median(rounds.map((s) => s.p99)),

@@ -3,6 +3,7 @@ import { HTTP_CONTENDERS, launch, launchTokenPair, type HttpContender, type Http
 import { CALLS, type Call } from '../harness/dialects';
 import type { LoadSample } from '../harness/load';
 import { everyEntrant, interleave, type Entrant } from '../harness/rounds';
+import { warmUntilStable, type WarmupRecord } from '../harness/warmup';
 import { bytes, firstLine } from '../report/format';
 import type { ByContender, RateFigures, RetainedMemory, ThroughputFigures, TokenCost } from '../report/results';
 import { loadEntrant, rateFigures, showRate } from './load-entrant';
@@ -28,7 +29,8 @@ interface Driven {
 
 /**
  * `tools/call` of every HTTP contender, side by side: the echo tool, then (where the bench has it)
- * the realistic tool, each contender in its own process, interleaved in rounds. The generator
+ * the realistic tool, each contender in its own process, interleaved in rounds, after each entrant
+ * has been warmed until its CPU per call stopped moving (`warmUntilStable`, recorded). The generator
  * (this process) holds one core and every server the other (`CoreSplit`, where taskset exists),
  * so that each server's CPU time per call is its own. Each server's heap is read after a full
  * collection after the warm-up and after the last round: what it kept per request. Then the bearer
@@ -40,6 +42,7 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
   const retained: Partial<Record<HttpContenderId, RetainedMemory>> = {};
   const costs: Partial<Record<HttpContenderId, TokenCost>> = {};
   const launched: Launched[] = [];
+  const warmup: { echo?: WarmupByContender; realistic?: WarmupByContender } = {};
   const split = CoreSplit.hold();
   try {
     for (const contender of HTTP_CONTENDERS) {
@@ -60,7 +63,11 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
         : []),
     ]);
     const entrants = driven.map((d) => d.entrant);
-    await interleave('throughput', entrants, { rounds: 0, warmup: true }, progress, everyEntrant(showRate));
+    for (const { launched: l, call, entrant } of driven) {
+      const record = await warmUntilStable(entrant, plan.throughput.stability, (so) => progress.status(`throughput warm-up: ${entrant.label}: ${showWarmup(so)}`));
+      (warmup[call] ??= {})[l.contender.id] = record;
+      progress.line(`throughput warm-up: ${entrant.label}: ${showWarmup(record)}`);
+    }
     const before = await Promise.all(launched.map((l) => l.running.server.memory()));
     const samples = await interleave('throughput', entrants, { rounds: plan.throughput.rounds, warmup: false }, progress, everyEntrant(showRate));
     const after = await Promise.all(launched.map((l) => l.running.server.memory()));
@@ -99,8 +106,16 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
     await Promise.all(launched.map((l) => l.running.server.stop()));
     split.release();
   }
-  const figures: ThroughputFigures = { pinned: split.pinned, echo, ...(REALISTIC ? { realistic } : {}), retained };
+  const figures: ThroughputFigures = { pinned: split.pinned, echo, ...(REALISTIC ? { realistic } : {}), retained, warmup: { windowSeconds: plan.throughput.warmupSeconds, stability: plan.throughput.stability, echo: warmup.echo ?? {}, ...(warmup.realistic ? { realistic: warmup.realistic } : {}) } };
   return { figures, tokenCost: costs };
+}
+
+type WarmupByContender = Partial<Record<HttpContenderId, WarmupRecord>>;
+
+/** `4 windows, 4.0 s, stable: 52 51 52 µs`: how the warm-up ended and its last windows. */
+function showWarmup(record: WarmupRecord): string {
+  const last = record.costPerCallUs.slice(-4).map((us) => Math.round(us)).join(' ');
+  return `${record.windows} window${record.windows === 1 ? '' : 's'}, ${record.seconds.toFixed(1)} s, ${record.stable ? 'stable' : 'still moving'}: ${last} µs ${record.cpu ? 'CPU' : 'wall'}/call`;
 }
 
 /**
