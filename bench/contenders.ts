@@ -170,13 +170,16 @@ export async function launchTokenPair(contender: HttpContender, served: Served, 
  * A contender that cannot answer (the stateless era before it lands, say) is reported as
  * unavailable, with the reason, rather than failing the run.
  */
-export async function launch(contender: HttpContender, served: Served, calls: readonly Call[], profiling: Profiling): Promise<Running | { unavailable: string }> {
+export async function launch(
+  contender: HttpContender, served: Served, calls: readonly Call[], profiling: Profiling, onStarted?: (server: ServerProcess) => void,
+): Promise<Running | { unavailable: string }> {
   let server: ServerProcess | undefined;
   try {
     const issuer = contender.bearer ? await benchIssuer() : undefined;
     server = await ServerProcess.start(contender.script, [...contender.args(served), ...(issuer?.serverArgs ?? [])], {
       profileDir: profiling.ids.has(contender.id) ? join(profiling.dir, `${contender.id}-${served.tools}-tools-${served.templates}-templates`) : undefined,
     });
+    onStarted?.(server);
     const connection = await contender.dialect.connect(server.url!, issuer ? { authorization: `Bearer ${issuer.token}` } : {});
     const prepared = new Map<Call, Prepared>();
     for (const call of calls) {

@@ -6,6 +6,7 @@ import type { BenchResults, Target } from './report/results';
 import { targetsOf } from './report/targets';
 import { writeResults } from './report/write';
 import { clusterSuite } from './suites/cluster.suite';
+import { coldSuite } from './suites/cold.suite';
 import { memorySuite } from './suites/memory.suite';
 import { scaleSuite } from './suites/scale.suite';
 import { startupSuite } from './suites/startup.suite';
@@ -16,7 +17,7 @@ import { throughputSuite } from './suites/throughput.suite';
 const USAGE = `npm run bench [-- options]
 
   --quick                 every suite once and briefly (under two minutes): a smoke test
-  --only a,b              run only these suites: ${['throughput', 'scale', 'memory', 'startup', 'stdio', 'cluster'].join(', ')}
+  --only a,b              run only these suites: ${['throughput', 'scale', 'memory', 'startup', 'cold', 'stdio', 'cluster'].join(', ')}
   --profile id,id         write V8 CPU profiles of these contenders' processes, e.g.
                           phantom-session,phantom-stateless,phantom-stdio,sdk-stateful,
                           or a cluster setup (its nodes): two-nodes-redis
@@ -36,6 +37,7 @@ const SUITES: readonly { readonly name: string; run(ctx: SuiteContext, results: 
   { name: 'scale', run: async (ctx, r) => void (r.scale = await scaleSuite(ctx)) },
   { name: 'memory', run: async (ctx, r) => void (r.memory = await memorySuite(ctx)) },
   { name: 'startup', run: async (ctx, r) => void (r.startup = await startupSuite(ctx)) },
+  { name: 'cold', run: async (ctx, r) => void (r.cold = await coldSuite(ctx)) },
   { name: 'stdio', run: async (ctx, r) => void (r.stdio = await stdioSuite(ctx)) },
   { name: 'cluster', run: async (ctx, r) => void (r.cluster = await clusterSuite(ctx)) },
 ];

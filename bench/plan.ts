@@ -13,6 +13,8 @@ export interface Plan {
   readonly scale: Timed & { readonly sizes: readonly number[] };
   readonly memory: { readonly rounds: number; readonly sessions: readonly number[] };
   readonly startup: { readonly rounds: number; readonly tools: number };
+  /** Fresh processes, one per contender and round; the CPU read after this many calls in all. */
+  readonly cold: { readonly rounds: number; readonly checkpoints: readonly number[] };
   readonly stdio: Timed;
   /** Each round: `tools/call` for `seconds`, then elicitation round trips one at a time for `elicitationSeconds`. */
   readonly cluster: Timed & { readonly elicitationSeconds: number };
@@ -30,7 +32,8 @@ export interface Timed {
  * versions, MCP-Nest's two modes, fastmcp), all but the token ones also with the realistic tool:
  * throughput about 7 min or more (22 entrants × 4 rounds × 3 s, each warmed in 1 s windows until
  * three in a row agree within 5%, at most 20 s; the token's cost 2 × 16 slices of 1 s), scale about 2 min, memory about 1.3 min (three session contenders),
- * start-up and stdio under 1 min, cluster about 1.7 min. Under 15 minutes.
+ * start-up and stdio under 1 min, cold processes about 1.5 min (16 fresh processes × 5 rounds),
+ * cluster about 1.7 min.
  */
 export const FULL: Plan = {
   name: 'full',
@@ -39,6 +42,7 @@ export const FULL: Plan = {
   scale: { rounds: 4, seconds: 1, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
   memory: { rounds: 3, sessions: [1_000, 10_000] },
   startup: { rounds: 5, tools: 1_000 },
+  cold: { rounds: 5, checkpoints: [100, 1_000] },
   stdio: { rounds: 5, seconds: 2, warmupSeconds: 1 },
   cluster: { rounds: 4, seconds: 4, warmupSeconds: 2, elicitationSeconds: 2 },
 };
@@ -56,6 +60,7 @@ export const QUICK: Plan = {
   scale: { rounds: 1, seconds: 0.4, warmupSeconds: 0.2, sizes: [10, 1_000] },
   memory: { rounds: 1, sessions: [1_000] },
   startup: { rounds: 1, tools: 1_000 },
+  cold: { rounds: 1, checkpoints: [100, 1_000] },
   stdio: { rounds: 1, seconds: 0.8, warmupSeconds: 0.3 },
   cluster: { rounds: 1, seconds: 1, warmupSeconds: 0.3, elicitationSeconds: 0.4 },
 };

@@ -19,6 +19,7 @@ export function markdownOf(results: BenchResults): string {
     ...section(results.memory && memoryTable(results)),
     ...section(results.scale && scaleTables(results)),
     ...section(results.startup && startupTable(results)),
+    ...section(results.cold && coldTable(results)),
     ...section(results.stdio && stdioTable(results)),
     ...section(results.cluster && clusterTables(results)),
   ].join('\n');
@@ -121,6 +122,28 @@ function warmupTable(warmup: NonNullable<NonNullable<BenchResults['throughput']>
     '| Entrant | Windows | Took | Settled | Last windows, per call |',
     '| --- | ---: | ---: | :---: | --- |',
     ...HTTP_CONTENDERS.flatMap(({ id, label }) => [...row(label, warmup.echo[id]), ...row(`${label}, realistic`, warmup.realistic?.[id])]),
+  ];
+}
+
+/** A fresh process per contender and round: its start-up CPU, then its CPU per call to each checkpoint, beside its warm cost. */
+function coldTable({ cold, throughput }: BenchResults): string[] {
+  const { checkpoints, byContender } = cold!;
+  const rounds = Object.values(byContender).find(isMeasured)?.rounds.length ?? 0;
+  return [
+    `## A fresh process's first calls (${rounds} fresh process${rounds === 1 ? '' : 'es'} each)`,
+    '',
+    `| Contender | CPU until ready | ${checkpoints.map((n) => `CPU per call, first ${count(n)}`).join(' | ')} | Warm (throughput suite) |`,
+    `| --- | ---: | ${checkpoints.map(() => '---:').join(' | ')} | ---: |`,
+    ...HTTP_CONTENDERS.filter(({ id }) => id in byContender).map(({ id, label }) => {
+      const f = byContender[id];
+      if (!isMeasured(f)) return unavailableRow(label, f, checkpoints.length + 2);
+      const warm = figures(throughput?.echo[id])?.cpuPerRequestUs;
+      return `| ${label} | ${millis(f.startupCpuMs)} | ${f.perCallUs.map(micros).join(' | ')} | ${micros(warm)} |`;
+    }),
+    '',
+    'CPU until ready: the process\'s CPU time when it said it was ready to serve (loading its code, building its server). '
+      + 'Then the echo call on one connection, one at a time, as a single client sends it; each figure is the CPU spent from ready '
+      + 'to that many calls, over the calls (the session\'s opening and the one probe call included).',
   ];
 }
 

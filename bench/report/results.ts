@@ -129,6 +129,19 @@ export interface ClusterFigures {
   };
 }
 
+/** One fresh process: its CPU time when it said it was ready, then per call from ready to each checkpoint. */
+export interface ColdSample {
+  readonly startupCpuMs: number;
+  /** By checkpoint (the plan's `cold.checkpoints`): CPU microseconds from ready over the calls made so far. */
+  readonly perCallUs: readonly number[];
+  readonly failed: number;
+}
+
+/** Medians over the rounds (a fresh process each). */
+export interface ColdFigures extends ColdSample {
+  readonly rounds: readonly ColdSample[];
+}
+
 export interface Target {
   readonly name: string;
   /** The measured ratio (a difference in `unit` where one is named); null when a contender was unavailable. */
@@ -170,6 +183,8 @@ export interface BenchResults {
     readonly ops: Partial<Record<ScaleOp, Partial<Record<ScaleContenderId, Measured<{ readonly bySize: Readonly<Record<number, RateFigures>> }>>>>>;
   };
   startup?: { readonly tools: number; readonly phantom: StartupFigures; readonly sdk: StartupFigures };
+  /** A fresh process's first calls, by contender (no bearer token). */
+  cold?: { readonly checkpoints: readonly number[]; readonly byContender: ByContender<ColdFigures> };
   stdio?: Partial<Record<StdioContenderId, Measured<{
     readonly rtps: number;
     readonly rounds: readonly number[];

@@ -24,6 +24,8 @@ export const STARTUP_BUDGET_MS = 100;
 const CLUSTER_SHARE = '>= 0.7';
 /** Issue 11: an elicitation answer that lands on the other node adds under 2 ms to the round trip at p50. */
 const CROSS_NODE_MS = '< 2';
+/** Issue 26: a fresh process's first 1,000 calls cost the best peer at least 3× the CPU they cost phantom. */
+const COLD_VS_BEST_PEER = '>= 3';
 
 const ERAS: readonly { readonly id: HttpContenderId; readonly label: string }[] = [
   { id: 'phantom-session', label: 'session era' },
@@ -46,6 +48,7 @@ export function targetsOf(results: BenchResults): Target[] {
     ...(results.scale ? scaleTargets(results.scale) : []),
     ...(results.stdio ? [stdioTarget(results.stdio)] : []),
     ...(results.startup ? [startupTarget(results.startup)] : []),
+    ...(results.cold ? coldTargets(results.cold) : []),
     ...(results.cluster ? clusterTargets(results.cluster) : []),
   ];
 }
@@ -149,6 +152,20 @@ function startupTarget(startup: NonNullable<BenchResults['startup']>): Target {
   const total = startup.phantom.declareMs + startup.phantom.startMs;
   return target(`start-up with ${count(startup.tools)} decorated tools: under 100 ms`, ratio(total, STARTUP_BUDGET_MS), '< 1',
     `${millis(total)} (declare ${millis(startup.phantom.declareMs)}, build ${millis(startup.phantom.startMs)}), ratio to 100 ms; SDK: ${millis(startup.sdk.startMs)}`);
+}
+
+/** Each era's fresh process against the peer whose fresh process spent least on the same calls. */
+function coldTargets({ checkpoints, byContender }: NonNullable<BenchResults['cold']>): Target[] {
+  const last = checkpoints.length - 1;
+  const calls = count(checkpoints[last]);
+  const cost = (id: HttpContenderId) => { const f = byContender[id]; return isMeasured(f) ? f.perCallUs[last] : undefined; };
+  const best = peers().filter(({ id }) => cost(id) !== undefined).sort((a, b) => cost(a.id)! - cost(b.id)!)[0];
+  return ERAS.map(({ id, label }) => target(
+    `a fresh process's first ${calls} calls, ${label}: at least 3× less server CPU than the best peer's`,
+    ratio(best ? cost(best.id) : undefined, cost(id)), COLD_VS_BEST_PEER,
+    unavailableDetail(byContender[id], id) ?? (best === undefined ? 'no peer was measured'
+      : `${micros(cost(id))} vs ${micros(cost(best.id))} of server CPU per call from ready, over the first ${calls} (${best.label})`),
+  ));
 }
 
 /**
