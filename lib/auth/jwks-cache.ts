@@ -1,4 +1,5 @@
-import { createLocalJWKSet, errors, type CryptoKey, type FlattenedJWSInput, type JSONWebKeySet, type JWSHeaderParameters } from 'jose';
+import type { createLocalJWKSet, CryptoKey, FlattenedJWSInput, JSONWebKeySet, JWSHeaderParameters } from 'jose';
+import { jose } from './jose.module';
 import { requestJson, type AuthorizationServerHttp } from './authorization-server.http';
 import { AuthorizationServerUnavailableError } from './token-errors';
 
@@ -44,7 +45,7 @@ export class JwksCache {
     try {
       return await this.keys!(header, token);
     } catch (error) {
-      if (!(error instanceof errors.JWKSNoMatchingKey) || this.policy.now() < this.nextFetchAt) throw error;
+      if (!(error instanceof jose().errors.JWKSNoMatchingKey) || this.policy.now() < this.nextFetchAt) throw error;
       await this.refresh();
       return this.keys!(header, token);
     }
@@ -69,7 +70,7 @@ export class JwksCache {
       const uri = await this.jwksUri();
       const { status, body } = await requestJson(this.http, uri);
       if (status !== 200) throw new Error(`${uri} answered HTTP ${status}`);
-      this.keys = createLocalJWKSet(body as JSONWebKeySet);
+      this.keys = jose().createLocalJWKSet(body as JSONWebKeySet);
       this.fetchedAt = startedAt;
       this.nextFetchAt = startedAt + this.policy.cooldownMs;
       this.failure = undefined;

@@ -1,4 +1,6 @@
-import { errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { errors, JWTVerifyGetKey } from 'jose';
+import { lazyModule } from '../core/lazy-module';
+import { jose } from './jose.module';
 import type { AuthInfo } from '../core/auth-info';
 import { authInfoOf, type ScopesOf } from './auth-info.mapper';
 import { TokenRejectedError } from './token-errors';
@@ -21,12 +23,15 @@ export interface JwtChecks {
 const ACCESS_TOKEN_TYPES: ReadonlySet<string> = new Set(['at+jwt', 'application/at+jwt', 'jwt']);
 
 /** What each refusal of jose's says to the client: never the token, never the key. */
-const DESCRIPTIONS: ReadonlyArray<readonly [Function, string]> = [
-  [errors.JWTExpired, 'The access token expired'],
-  [errors.JWKSNoMatchingKey, 'The access token is signed with a key the authorization server does not publish'],
-  [errors.JOSEAlgNotAllowed, 'The access token is signed with an algorithm this resource does not accept'],
-  [errors.JWSSignatureVerificationFailed, 'The access token signature is invalid'],
-];
+const descriptions = lazyModule((): ReadonlyArray<readonly [Function, string]> => {
+  const { errors: e } = jose();
+  return [
+    [e.JWTExpired, 'The access token expired'],
+    [e.JWKSNoMatchingKey, 'The access token is signed with a key the authorization server does not publish'],
+    [e.JOSEAlgNotAllowed, 'The access token is signed with an algorithm this resource does not accept'],
+    [e.JWSSignatureVerificationFailed, 'The access token signature is invalid'],
+  ];
+});
 
 /**
  * Verifies a JWT access token (RFC 9068): its signature with the authorization server's keys
@@ -37,7 +42,7 @@ const DESCRIPTIONS: ReadonlyArray<readonly [Function, string]> = [
  */
 export async function verifyJwt(token: string, key: JWTVerifyGetKey, checks: JwtChecks): Promise<AuthInfo> {
   try {
-    const { payload, protectedHeader } = await jwtVerify(token, key, {
+    const { payload, protectedHeader } = await jose().jwtVerify(token, key, {
       issuer: checks.issuer,
       audience: checks.audience,
       algorithms: [...checks.algorithms],
@@ -54,16 +59,16 @@ export async function verifyJwt(token: string, key: JWTVerifyGetKey, checks: Jwt
     if (typ !== undefined && !ACCESS_TOKEN_TYPES.has(typ)) throw new TokenRejectedError('The token is not an access token', `typ ${protectedHeader.typ}`);
     return authInfoOf(payload as Record<string, unknown>, checks.issuer, checks.scopesOf);
   } catch (error) {
-    if (!(error instanceof errors.JOSEError)) throw error;
+    if (!(error instanceof jose().errors.JOSEError)) throw error;
     throw new TokenRejectedError(describe(error), error.code, { cause: error });
   }
 }
 
 function describe(error: errors.JOSEError): string {
-  if (error instanceof errors.JWTClaimValidationFailed) {
+  if (error instanceof jose().errors.JWTClaimValidationFailed) {
     if (error.claim === 'aud') return 'The access token was not issued for this resource';
     if (error.claim === 'iss') return 'The access token was not issued by the expected authorization server';
     if (error.claim === 'nbf') return 'The access token is not valid yet';
   }
-  return DESCRIPTIONS.find(([type]) => error instanceof type)?.[1] ?? 'The access token is invalid';
+  return descriptions().find(([type]) => error instanceof type)?.[1] ?? 'The access token is invalid';
 }

@@ -1,6 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { parse, stringify } from 'yaml';
+import type * as Yaml from 'yaml';
+import { lazyModule } from '../../core/lazy-module';
 import type { JsonObject } from '../../core/wire.types';
+
+/** The YAML parser, loaded when a skill is first read (a server without skills never loads it). */
+const yaml = lazyModule(() => require('yaml') as typeof Yaml);
 
 /** A `SKILL.md`'s front matter as JSON, or what is wrong with it. */
 export type FrontMatterResult = { readonly frontmatter: JsonObject } | { readonly problem: string };
@@ -23,7 +27,7 @@ export function parseFrontMatter(markdown: string): FrontMatterResult {
   if (end < 0) return { problem: 'SKILL.md front matter has no closing "---" line' };
   let value: unknown;
   try {
-    value = parse(lines.slice(1, end).join('\n'), { maxAliasCount: MAX_ALIASES });
+    value = yaml().parse(lines.slice(1, end).join('\n'), { maxAliasCount: MAX_ALIASES });
   } catch (error) {
     return { problem: `SKILL.md front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}` };
   }
@@ -42,5 +46,5 @@ export function frontMatterProblem(frontmatter: JsonObject): string | undefined 
 
 /** A `SKILL.md` for generated content: `frontmatter` as YAML between `---` lines, then `body`. */
 export function renderSkillMarkdown(frontmatter: JsonObject, body: string): string {
-  return `${DELIMITER}\n${stringify(frontmatter)}${DELIMITER}\n\n${body}`;
+  return `${DELIMITER}\n${yaml().stringify(frontmatter)}${DELIMITER}\n\n${body}`;
 }
