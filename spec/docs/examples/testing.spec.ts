@@ -20,7 +20,7 @@ describe('docs/examples/testing.ts (the testing guide, the rest)', () => {
     it('are refused once the server has served a request (override_too_late)', async () => {
       const server = weatherServer();
       const client = await connect(server);
-      await client.listTools();
+      await client.callTool({ name: 'forecast', arguments: { city: 'Oslo' } }); // builds the providers
       expect(() => server.override(WeatherApi, new WeatherApi())).to.throw().with.property('code', 'override_too_late');
       await client.close();
     });
