@@ -27,7 +27,11 @@ export default defineConfig({
       },
       {
         text: 'Concepts',
-        items: [{ text: 'The two protocol eras', link: '/concepts/eras' }],
+        items: [
+          { text: 'The two protocol eras', link: '/concepts/eras' },
+          { text: 'The path of a call', link: '/concepts/call-path' },
+          { text: 'The seams', link: '/concepts/seams' },
+        ],
       },
       {
         text: 'Reference',

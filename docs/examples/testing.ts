@@ -1,5 +1,5 @@
 // Testing with phantom-mcp/testing: each exported function is a complete check, run by
-// spec/docs/examples.spec.ts. Included in docs/guide/testing.md.
+// spec/docs/examples.spec.ts and spec/docs/examples/testing.spec.ts. Included in docs/guide/testing.md.
 import 'reflect-metadata';
 // #region connect
 import { strict as assert } from 'node:assert';
@@ -49,3 +49,30 @@ export async function booksInBothEras(): Promise<void> {
   }
 }
 // #endregion eras
+
+// #region test-context
+import { testContext } from 'phantom-mcp/testing';
+import { ForecastArgs, WeatherTools } from './tools';
+
+export async function reportsProgress(): Promise<void> {
+  const { ctx, progress, logs } = testContext();
+  const tools = new WeatherTools(new WeatherApi()); // built by hand: no container, no pipeline
+  const args = Object.assign(new ForecastArgs(), { city: 'Oslo', days: 1 });
+  assert.deepEqual(await tools.forecast(args, ctx), { city: 'Oslo', days: [{ high: 18 }] });
+  assert.deepEqual(progress, [{ progress: 1, total: 2 }]);
+  assert.deepEqual(logs, []);
+}
+// #endregion test-context
+
+// #region handle
+export async function validatedInProcess(): Promise<void> {
+  const server = weatherServer();
+  const { ctx } = testContext();
+  // Through the pipeline: the DTO refuses 15 days before the handler runs.
+  const refused = await server.handle('tools/call', { name: 'forecast', arguments: { city: 'Oslo', days: 15 } }, ctx);
+  expectToolError(refused, /days/);
+  const answered = await server.handle('tools/call', { name: 'forecast', arguments: { city: 'Oslo', days: 1 } }, ctx);
+  assert.deepEqual(structuredOf(answered), { city: 'Oslo', days: [{ high: 18 }] });
+  await server.close();
+}
+// #endregion handle

@@ -3,7 +3,7 @@ import { Method } from '../core/methods';
 import { carriesRequestMeta } from './stateless-era/request-meta';
 import { isSessionEraVersion } from './versions';
 
-/** The two shapes of MCP one endpoint serves (see the README's "Two protocol eras"). */
+/** The two shapes of MCP one endpoint serves (see docs/concepts/eras.md). */
 export type Era = 'session' | 'stateless';
 
 /** What era detection looks at: the message, and what its transport knows around it. */

@@ -227,7 +227,7 @@ export class PhantomServer {
 
   /**
    * A `(req, res)` handler for Streamable HTTP, to mount in node:http, Express, Fastify or Nest.
-   * Its `close()` drains it gracefully (see Shutting down in the README); `server.close()` closes it too.
+   * Its `close()` drains it gracefully (see the replicas guide, docs/guide/replicas.md, on shutting down); `server.close()` closes it too.
    */
   httpHandler(options: HttpOptions = {}): StreamableHttpHandler {
     const defaults = { shutdownTimeoutMs: this.options.shutdownTimeoutMs, ...(this.options.store ? { eventStore: this.sharedEvents() } : {}) };

@@ -78,7 +78,7 @@ export interface PhantomServerOptions {
   /** Which tools, prompts and resources a caller may see and use (default: all). */
   readonly visible?: Visibility;
   /**
-   * MCP extensions the server serves (README "Extensions"): the Skills extension (`skills()`) or
+   * MCP extensions the server serves (docs/guide/extensions.md): the Skills extension (`skills()`) or
    * your own. Each is advertised under `capabilities.extensions` and its methods are served in both
    * eras through the operation pipeline. Checked at construction, every problem at once.
    */
@@ -98,13 +98,13 @@ export interface PhantomServerOptions {
    * Whether a resource template's value may decode to a control character (`%00`, `%0A`, DEL, C1):
    * by default (`false`) `resources/read` of such a URI gets -32602 naming the variable, and the
    * handler never runs. Values are otherwise passed as RFC 6570 decodes them, `../` included: see
-   * "Resources" in the README for turning one into a file path safely.
+   * docs/guide/resources.md for turning one into a file path safely.
    */
   readonly allowTemplateControlChars?: boolean;
   /**
    * What several replicas share (default: nothing, everything in this process): sessions, SSE
    * event logs and the session bus, on one backend. `redis('redis://10.0.0.5:6379')` for Redis;
-   * see "Running several replicas" in the README. `listen()` and `connect()` open it first (and
+   * see docs/guide/replicas.md. `listen()` and `connect()` open it first (and
    * fail at once when it cannot be reached; `start()` does the same for a mounted handler),
    * readiness reports it, `close()` closes it. Not together with `sessionStore` or `bus`.
    */
