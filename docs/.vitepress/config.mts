@@ -23,6 +23,9 @@ export default defineConfig({
           { text: 'Tools and DTOs', link: '/guide/tools' },
           { text: 'Elicitation', link: '/guide/elicitation' },
           { text: 'Testing', link: '/guide/testing' },
+          { text: 'HTTP and security', link: '/guide/http' },
+          { text: 'Hosting', link: '/guide/hosting' },
+          { text: 'Limits', link: '/guide/limits' },
         ],
       },
       {
