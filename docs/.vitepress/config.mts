@@ -23,6 +23,9 @@ export default defineConfig({
           { text: 'Tools and DTOs', link: '/guide/tools' },
           { text: 'Elicitation', link: '/guide/elicitation' },
           { text: 'Testing', link: '/guide/testing' },
+          { text: 'Authorization', link: '/guide/authorization' },
+          { text: 'Replicas and shutting down', link: '/guide/replicas' },
+          { text: 'Observability', link: '/guide/observability' },
         ],
       },
       {
