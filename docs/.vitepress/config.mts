@@ -23,9 +23,24 @@ export default defineConfig({
           { text: 'Tools and DTOs', link: '/guide/tools' },
           { text: 'Elicitation', link: '/guide/elicitation' },
           { text: 'Testing', link: '/guide/testing' },
-          { text: 'HTTP and security', link: '/guide/http' },
+        ],
+      },
+      {
+        text: 'Serving',
+        items: [
+          { text: 'Transports and HTTP', link: '/guide/http' },
           { text: 'Hosting', link: '/guide/hosting' },
+          { text: 'Authorization', link: '/guide/authorization' },
+          { text: 'Replicas and shutting down', link: '/guide/replicas' },
+          { text: 'Observability', link: '/guide/observability' },
           { text: 'Limits', link: '/guide/limits' },
+        ],
+      },
+      {
+        text: 'Shipping',
+        items: [
+          { text: 'Command line', link: '/guide/cli' },
+          { text: 'Publishing and installing', link: '/guide/publishing' },
         ],
       },
       {
