@@ -23,8 +23,6 @@ export default defineConfig({
           { text: 'Tools and DTOs', link: '/guide/tools' },
           { text: 'Elicitation', link: '/guide/elicitation' },
           { text: 'Testing', link: '/guide/testing' },
-          { text: 'Command line', link: '/guide/cli' },
-          { text: 'Publishing and installing', link: '/guide/publishing' },
         ],
       },
       {
