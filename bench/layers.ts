@@ -19,22 +19,25 @@ import { toolProviders } from './fixtures/phantom.fixtures';
  *
  * @example
  * npx tsc -p tsconfig.json && npx tsc -p bench/tsconfig.json && node dist/bench/layers.js [--calls 200000]
+ *   [--era session|stateless] [--call echo|realistic] [--layer router|json|parsed|stream]
+ * The filters run only the rows named (to profile one: `node --cpu-prof dist/bench/layers.js --era session --call echo --layer parsed`).
  */
 async function main(argv: readonly string[]): Promise<void> {
-  const at = argv.indexOf('--calls');
-  const calls = at === -1 ? 200_000 : Number(argv[at + 1]);
-  for (const era of ['session', 'stateless'] as const) {
-    for (const [name, call] of [['echo', CALLS.echo], ['realistic', CALLS.realistic]] as const) {
+  const option = (name: string) => { const at = argv.indexOf(`--${name}`); return at === -1 ? undefined : argv[at + 1]; };
+  const calls = Number(option('calls') ?? 200_000);
+  const only = (name: string, value: string) => option(name) === undefined || option(name) === value;
+  for (const era of (['session', 'stateless'] as const).filter((e) => only('era', e))) {
+    for (const [name, call] of ([['echo', CALLS.echo], ['realistic', CALLS.realistic]] as const).filter(([n]) => only('call', n))) {
       const server = new PhantomServer({ name: 'bench', version: '1.0.0', providers: toolProviders(1) });
       const handle = server.httpHandler().handle;
       const http = await httpRequest(handle, era, call);
-      const rows: Array<[string, (i: number) => Promise<unknown>]> = [
-        ['router', () => server.handle(call.method, call.params, new Context())],
-        ['json', (i) => server.handle(call.method, JSON.parse(JSON.stringify(call.params)), new Context()).then((o) => JSON.stringify({ jsonrpc: '2.0', id: i, ...o }))],
-        ['handler, parsed body', (i) => handle(http.lite, new FakeResponse(), http.body(i))],
-        ['handler, stream body', (i) => handle(http.streamed(i), new FakeResponse())],
+      const rows: Array<[string, string, (i: number) => Promise<unknown>]> = [
+        ['router', 'router', () => server.handle(call.method, call.params, new Context())],
+        ['json', 'json', (i) => server.handle(call.method, JSON.parse(JSON.stringify(call.params)), new Context()).then((o) => JSON.stringify({ jsonrpc: '2.0', id: i, ...o }))],
+        ['parsed', 'handler, parsed body', (i) => handle(http.lite, new FakeResponse(), http.body(i))],
+        ['stream', 'handler, stream body', (i) => handle(http.streamed(i), new FakeResponse())],
       ];
-      for (const [layer, one] of rows) {
+      for (const [, layer, one] of rows.filter(([key]) => only('layer', key))) {
         const us = await cpuPerCall(one, calls);
         console.log(`${era.padEnd(9)} ${name.padEnd(9)} ${layer.padEnd(22)} ${us.toFixed(2).padStart(6)} us/call`);
       }
