@@ -84,6 +84,6 @@ function checked(file: string, manifest: McpbManifest, io: CliIo): number {
     io.out(`${file} is up to date\n`);
     return EXIT.ok;
   }
-  io.err(`${file} differs from what the code declares now (${differences.length} ${differences.length === 1 ? 'difference' : 'differences'}; the file's -> the code's):\n${differences.map((line) => `  ${line}\n`).join('')}Run phantom-mcp bundle with --manifest-only to rewrite it.\n`);
+  io.err(`${file} differs from what the code declares now (${differences.length} ${differences.length === 1 ? 'difference' : 'differences'}):\n${differences.map((line) => `  ${line}\n`).join('')}Run phantom-mcp bundle with --manifest-only to rewrite it.\n`);
   return EXIT.failed;
 }

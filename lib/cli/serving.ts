@@ -1,4 +1,5 @@
 import { StdioTransport, type HttpOptions, type PhantomServer } from '../index';
+import { CommandError } from './command';
 
 /** How `serve` runs a server: over stdio, or over Streamable HTTP on `host:port`. */
 export interface ServeSettings {
@@ -22,7 +23,14 @@ export async function serve(server: PhantomServer, settings: ServeSettings): Pro
   const log = settings.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const closed = closeOnSignals(server, log);
   if (settings.http) {
-    const listener = await server.listen({ ...settings.httpOptions, port: settings.port ?? 3000, host: settings.host ?? '127.0.0.1' });
+    const port = settings.port ?? 3000;
+    const host = settings.host ?? '127.0.0.1';
+    const listener = await server.listen({ ...settings.httpOptions, port, host }).catch((error: NodeJS.ErrnoException) => {
+      // What the operator can act on, in one line, rather than the stack of a listen() call.
+      if (error.code === 'EADDRINUSE') throw new CommandError(`${host}:${port} is in use by another process: stop it, or pick another port with --port`);
+      if (error.code === 'EACCES') throw new CommandError(`${host}:${port} may not be listened on by this user: pick a port above 1023 with --port`);
+      throw error;
+    });
     log(`${server.info.name} serving MCP at ${listener.url}`);
     return closed;
   }
