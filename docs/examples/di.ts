@@ -97,8 +97,14 @@ const PRICES: PriceList = { priceOf: (item) => (item === 'apple' ? 2 : 3) };
 /** Services go in a container of yours; the server makes its own child of it for the providers. */
 export function createServer(container: DependencyContainer = rootContainer.createChildContainer()): PhantomServer {
   container.registerSingleton(Inventory); // one stock, shared by every class that asks
-  if (!container.isRegistered(PRICE_LIST, true)) container.register(PRICE_LIST, { useValue: PRICES }); // unless a test registered one
-  return new PhantomServer({ name: 'shop', version: '1.0.0', providers: [StockTools, ShopTools, Catalogue], container });
+  // The price list, unless a test registered one:
+  if (!container.isRegistered(PRICE_LIST, true)) container.register(PRICE_LIST, { useValue: PRICES });
+  return new PhantomServer({
+    name: 'shop',
+    version: '1.0.0',
+    providers: [StockTools, ShopTools, Catalogue],
+    container,
+  });
 }
 // #endregion container
 

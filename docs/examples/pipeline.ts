@@ -22,7 +22,7 @@ export class Team {
   }
 }
 
-/** The editor the guard let through, for the handler: per-call data travels on the Context. */
+/** The editor the guard let through: per-call data travels on the Context. */
 export const EDITOR = new ContextKey<string>('editor');
 
 @injectable()
@@ -31,8 +31,9 @@ export class EditorsOnly implements CanActivate {
 
   canActivate({ context, target }: ExecutionContext): boolean {
     const caller = context.principal as Caller | undefined;
-    if (caller === undefined) return false; // refused: -32003 "... was refused by a guard"
-    if (!this.team.mayEdit(caller)) throw new ForbiddenError(`${caller.sub} may not use ${target}`); // -32003 with this message
+    if (caller === undefined) return false; // -32003, a generic message
+    // -32003 with this message:
+    if (!this.team.mayEdit(caller)) throw new ForbiddenError(`${caller.sub} may not use ${target}`);
     context.set(EDITOR, caller.sub);
     return true;
   }
@@ -106,7 +107,13 @@ export interface NotesServerOptions {
 export function createServer({ diagnostics = STDERR_DIAGNOSTICS, now }: NotesServerOptions = {}): PhantomServer {
   const container = rootContainer.createChildContainer();
   container.registerSingleton(Timings);
-  const server = new PhantomServer({ name: 'notes', version: '1.0.0', providers: [NoteWriter], container, diagnostics });
+  const server = new PhantomServer({
+    name: 'notes',
+    version: '1.0.0',
+    providers: [NoteWriter],
+    container,
+    diagnostics,
+  });
   // Every operation: 20 calls per session at once, 2 more each second; one log line per call.
   return server.use(new RateLimitGuard({ burst: 20, perSecond: 2, now }), RequestLoggingInterceptor);
 }

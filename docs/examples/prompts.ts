@@ -73,7 +73,8 @@ export class RouteArgs {
 export class RoutePrompts {
   @Prompt({ description: 'Compare ways to travel between two cities' })
   route(args: RouteArgs) {
-    if (args.from === args.to) throw new ToolError('Pick two different cities'); // -32602 with this message
+    // -32602 with this message:
+    if (args.from === args.to) throw new ToolError('Pick two different cities');
     return userText(`Compare train, bus and plane from ${args.from} to ${args.to}.`);
   }
 }
@@ -83,6 +84,10 @@ export class RoutePrompts {
 import { PhantomServer } from 'phantom-mcp';
 
 export function createServer(): PhantomServer {
-  return new PhantomServer({ name: 'travel', version: '1.0.0', providers: [TripPrompts, ConversationPrompts, RoutePrompts] });
+  return new PhantomServer({
+    name: 'travel',
+    version: '1.0.0',
+    providers: [TripPrompts, ConversationPrompts, RoutePrompts],
+  });
 }
 // #endregion server

@@ -72,7 +72,8 @@ export class DayParams {
 export class CalendarResources {
   @Resource('calendar://days/{day}', { description: 'A day of the year', mimeType: 'application/json' })
   day({ day }: DayParams) {
-    return ResourceContent.text({ day, weekend: day % 7 === 0 || day % 7 === 6 }); // `day` is a number here
+    // `day` is a number here
+    return ResourceContent.text({ day, weekend: day % 7 === 0 || day % 7 === 6 });
   }
 }
 // #endregion typed-variables
@@ -94,10 +95,11 @@ export class FileResources {
 
   @Resource('files://docs/{+path}', { description: 'A file of the docs folder', mimeType: 'text/plain' })
   async file({ path }: { path: string }): Promise<string | undefined> {
-    // `path` is decoded and untrusted: '../../etc/passwd', '/etc/passwd' and links that lead out are refused.
+    // `path` is decoded and untrusted: '../x', '/etc/x', a link leading out.
     const root = await realpath(this.folder.root);
     const file = await realpath(resolve(root, path)).catch(() => undefined);
-    if (file === undefined || !file.startsWith(root + sep)) return undefined; // undefined: not found
+    // undefined: not found
+    if (file === undefined || !file.startsWith(root + sep)) return undefined;
     return readFile(file, 'utf8').catch(() => undefined);
   }
 }
@@ -131,7 +133,8 @@ import { container as rootContainer } from 'tsyringe';
 
 export function createServer(): PhantomServer {
   const container = rootContainer.createChildContainer();
-  container.registerSingleton(NoteResources); // one set of notes, shared by the resource and the editor
+  // One set of notes, shared by the resource and the editor:
+  container.registerSingleton(NoteResources);
   return new PhantomServer({
     name: 'notes',
     version: '1.0.0',
