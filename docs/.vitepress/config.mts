@@ -21,6 +21,10 @@ export default defineConfig({
         items: [
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'Tools and DTOs', link: '/guide/tools' },
+          { text: 'Resources', link: '/guide/resources' },
+          { text: 'Prompts', link: '/guide/prompts' },
+          { text: 'Guards, interceptors, scopes', link: '/guide/pipeline' },
+          { text: 'Dependency injection', link: '/guide/dependency-injection' },
           { text: 'Elicitation', link: '/guide/elicitation' },
           { text: 'Testing', link: '/guide/testing' },
         ],
