@@ -59,11 +59,18 @@ function isContents(value: object): value is PartialContents {
   return typeof (value as { text?: unknown }).text === 'string' || typeof (value as { blob?: unknown }).blob === 'string';
 }
 
-function toPartial(value: unknown): PartialContents {
+/** A JSON media type: `application/json`, or one with the `+json` suffix (RFC 6839), such as `application/geo+json`. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json(?:\s*;.*)?$/i;
+
+function toPartial(value: unknown, scope: ReadScope): PartialContents {
   if (typeof value === 'string') return ResourceContent.text(value);
   if (value instanceof Uint8Array || value instanceof ArrayBuffer) return ResourceContent.blob(value);
   if (typeof value === 'object' && value !== null && isContents(value)) return value;
-  if (typeof value === 'object' && value !== null) return ResourceContent.text(value as JsonObject);
+  // An object is sent as JSON: under the declared type when that is a JSON type (what the listing
+  // advertised), else as application/json (JSON is not the declared text/markdown).
+  if (typeof value === 'object' && value !== null) {
+    return ResourceContent.text(value as JsonObject, scope.mimeType !== undefined && JSON_MEDIA_TYPE.test(scope.mimeType) ? { mimeType: scope.mimeType } : {});
+  }
   return ResourceContent.text(String(value));
 }
 
@@ -75,5 +82,5 @@ export function normaliseResourceResult(value: unknown, scope: ReadScope): ReadR
     return result as ReadResourceResult;
   }
   const items = Array.isArray(value) ? value : [value];
-  return { contents: items.map((item) => complete(toPartial(item), scope)) };
+  return { contents: items.map((item) => complete(toPartial(item, scope), scope)) };
 }

@@ -16,8 +16,17 @@ describe('normaliseResourceResult', () => {
   });
 
   context('when the handler returns an object', () => {
-    it('is JSON with application/json, whatever the template says', () => {
+    it('is JSON with application/json when the declared type is not a JSON type', () => {
       expect(normaliseResourceResult({ a: 1 }, scope)).to.deep.equal({ contents: [{ uri: 'notes://a', mimeType: 'application/json', text: '{"a":1}' }] });
+      expect(normaliseResourceResult({ a: 1 }, { uri: 'x://a' }).contents[0].mimeType).to.equal('application/json');
+    });
+
+    it('is JSON under the declared type when that is a JSON type (+json), as the listing advertised', () => {
+      expect(normaliseResourceResult({ type: 'Point' }, { uri: 'geo://a', mimeType: 'application/geo+json' })).to.deep.equal({
+        contents: [{ uri: 'geo://a', mimeType: 'application/geo+json', text: '{"type":"Point"}' }],
+      });
+      expect(normaliseResourceResult({ a: 1 }, { uri: 'x://a', mimeType: 'application/vnd.api+json; charset=utf-8' }).contents[0].mimeType).to.equal('application/vnd.api+json; charset=utf-8');
+      expect(normaliseResourceResult({ a: 1 }, { uri: 'x://a', mimeType: 'application/jsonp' }).contents[0].mimeType).to.equal('application/json');
     });
   });
 
