@@ -23,6 +23,10 @@ export default defineConfig({
           { text: 'Tools and DTOs', link: '/guide/tools' },
           { text: 'Elicitation', link: '/guide/elicitation' },
           { text: 'Testing', link: '/guide/testing' },
+          { text: 'Tasks', link: '/guide/tasks' },
+          { text: 'Writing an extension', link: '/guide/extensions' },
+          { text: 'Skills', link: '/guide/skills' },
+          { text: 'MCP Apps', link: '/guide/apps' },
         ],
       },
       {
