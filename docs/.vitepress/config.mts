@@ -27,6 +27,10 @@ export default defineConfig({
           { text: 'Dependency injection', link: '/guide/dependency-injection' },
           { text: 'Elicitation', link: '/guide/elicitation' },
           { text: 'Testing', link: '/guide/testing' },
+          { text: 'Tasks', link: '/guide/tasks' },
+          { text: 'Writing an extension', link: '/guide/extensions' },
+          { text: 'Skills', link: '/guide/skills' },
+          { text: 'MCP Apps', link: '/guide/apps' },
         ],
       },
       {
