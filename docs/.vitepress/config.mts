@@ -27,10 +27,15 @@ export default defineConfig({
           { text: 'Dependency injection', link: '/guide/dependency-injection' },
           { text: 'Elicitation', link: '/guide/elicitation' },
           { text: 'Testing', link: '/guide/testing' },
+        ],
+      },
+      {
+        text: 'Extensions',
+        items: [
           { text: 'Tasks', link: '/guide/tasks' },
-          { text: 'Writing an extension', link: '/guide/extensions' },
-          { text: 'Skills', link: '/guide/skills' },
           { text: 'MCP Apps', link: '/guide/apps' },
+          { text: 'Skills', link: '/guide/skills' },
+          { text: 'Writing an extension', link: '/guide/extensions' },
         ],
       },
       {
