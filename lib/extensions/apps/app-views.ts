@@ -4,7 +4,7 @@ import type { ToolUiOptions } from '../../metadata/tool-ui-options';
 import type { ExtensionTool } from '../../router/extensions/extension';
 import { FORM_VIEW_URI, UI_SCHEME } from './app-ids';
 import { asksForAppSdk, loadAppSdk, locateAppSdk, withAppSdk } from './app-sdk';
-import { bindingOf } from './tool-ui-binding';
+import { bindingOf, isFormsOptOut } from './tool-ui-binding';
 import type { ToolUiRecords } from './tool-ui-records';
 
 /** One View the extension serves: a `ui://` resource. */
@@ -56,7 +56,7 @@ export async function compileViews(tools: readonly ExtensionTool[], records: Too
   for (const tool of tools) {
     const options = records.get(tool.owner, tool.member);
     if (options === undefined) continue;
-    uiTools += 1;
+    if (!isFormsOptOut(options)) uiTools += 1;
     const label = `${tool.owner.name}#${tool.member}`;
     const found = optionProblems(options).map((problem) => `${label}: @ToolUi ${problem}`);
     if (options.forms === true && tool.descriptor.outputSchema !== undefined) {
@@ -117,7 +117,8 @@ function optionProblems(options: ToolUiOptions): string[] {
   if (html !== undefined && typeof html !== 'string') problems.push('html must be a string');
   if (file !== undefined && (typeof file !== 'string' || file.length === 0)) problems.push('file must be a path');
   if (html === undefined && file === undefined) {
-    if (resourceUri === undefined && forms !== true) problems.push('needs html, file, the resourceUri of a View served elsewhere, or forms: true');
+    // forms alone: true shows the tool's forms in the framework's View; false opts it out of apps({ forms: true }).
+    if (resourceUri === undefined && forms === undefined) problems.push('needs html, file, the resourceUri of a View served elsewhere, or forms');
     const misplaced = RESOURCE_FIELDS.filter((field) => options[field] !== undefined);
     if (misplaced.length > 0) problems.push(`gives ${misplaced.join(', ')} without html or file: they describe the View, so they go where it is served`);
   }

@@ -11,7 +11,7 @@ import { resolveAppsOptions, type AppsOptions, type ResolvedAppsOptions } from '
 import { FormFallback } from './form-fallback';
 import { formSubmitTool } from './form-submit.tool';
 import { formViewHtml } from './form-view';
-import { bindingOf, FORM_VIEW_BINDING, listedWithUi, type ToolUiBinding } from './tool-ui-binding';
+import { bindingOf, FORM_VIEW_BINDING, isFormsOptOut, listedWithUi, type ToolUiBinding } from './tool-ui-binding';
 import { ToolUiRecords } from './tool-ui-records';
 
 export { APP_MIME_TYPE, APPS_EXTENSION_ID, ELICITATION_META_KEY, FORM_SUBMIT_TOOL, FORM_VIEW_URI } from './app-ids';
@@ -89,6 +89,7 @@ export class AppsExtension implements Extension {
     if (this.isSubmitTool(tool)) return this.options.hideAppOnlyTools && !rendersApps(negotiation.clientCapabilities) ? undefined : tool.descriptor;
     const options = this.records.get(tool.owner, tool.member);
     if (options === undefined) return this.servesForms(tool) ? this.withUi(tool.descriptor, FORM_VIEW_BINDING) : tool.descriptor;
+    if (isFormsOptOut(options)) return tool.descriptor;
     const binding = bindingOf(tool.name, options);
     // A View of its own not served (yet): no _meta.ui pointing at nothing.
     if ((options.html !== undefined || options.file !== undefined) && !this.views.has(binding.resourceUri)) return tool.descriptor;

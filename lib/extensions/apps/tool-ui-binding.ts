@@ -19,6 +19,11 @@ export function defaultViewUri(toolName: string): string {
 /** The binding of a tool listed with the framework's form View only (`apps({ forms: true })`, no `@ToolUi`). */
 export const FORM_VIEW_BINDING: ToolUiBinding = Object.freeze({ resourceUri: FORM_VIEW_URI, appOnly: false });
 
+/** `@ToolUi({ forms: false })` and nothing else: the tool opts out of `apps({ forms: true })`, and has no View. */
+export function isFormsOptOut(options: ToolUiOptions): boolean {
+  return options.forms === false && options.html === undefined && options.file === undefined && options.resourceUri === undefined;
+}
+
 /** The binding `@ToolUi` gives the tool `toolName`. */
 export function bindingOf(toolName: string, options: ToolUiOptions): ToolUiBinding {
   const visibility = options.visibility;

@@ -83,6 +83,12 @@ class ServerWideTools {
   async report(_args: object, ctx: Context) {
     return { text: (await ctx.elicit(Seating)).action };
   }
+
+  @Tool({ description: 'Opted out of the server-wide forms, with no View' })
+  @ToolUi({ forms: false })
+  async optedOut(_args: object, ctx: Context) {
+    return (await ctx.elicit(Seating)).action;
+  }
 }
 
 type Result = { content: { type: string; text?: string }[]; isError?: boolean; _meta?: Record<string, unknown> };
@@ -368,7 +374,7 @@ describe('MCP Apps forms (apps({ forms }), @ToolUi({ forms }))', function () {
   });
 
   describe('apps({ forms: true }) (server-wide)', () => {
-    it('gives every tool without a View the form View, and leaves a tool with an output schema alone (unsupported)', async () => {
+    it('gives every tool without a View the form View, and leaves alone a tool with an output schema and one that opts out with @ToolUi({ forms: false }) (unsupported)', async () => {
       const wide = serverOf([ServerWideTools], { forms: true });
       const wideListener = await listening(wide);
       const client = await v1(wideListener.url);
@@ -376,6 +382,10 @@ describe('MCP Apps forms (apps({ forms }), @ToolUi({ forms }))', function () {
         const tools = (await client.listTools()).tools;
         expect((tools.find((tool) => tool.name === 'seat')!._meta as { ui: unknown }).ui).to.deep.equal({ resourceUri: FORM_VIEW_URI });
         expect(tools.find((tool) => tool.name === 'report')!._meta).to.equal(undefined);
+        // @ToolUi({ forms: false }) alone opts the tool out: no View bound, no form shown as an app.
+        expect(tools.find((tool) => tool.name === 'optedOut')!._meta).to.equal(undefined);
+        const optedOut = await client.callTool({ name: 'optedOut', arguments: {} }) as Result;
+        expect([textOf(optedOut), pendingOf(optedOut)]).to.deep.equal(['unsupported', undefined]);
         const { token } = pendingOf(await client.callTool({ name: 'seat', arguments: {} }) as Result)!;
         expect(textOf(await client.callTool({ name: FORM_SUBMIT_TOOL, arguments: { token, action: 'accept', content: { where: 'out' } } }) as Result)).to.equal('Seated out');
         // The official client checks structured content against the output schema: no waiting result for it.

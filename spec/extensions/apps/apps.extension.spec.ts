@@ -146,7 +146,7 @@ describe('AppsExtension', () => {
       expect((error as DefinitionError).problems).to.deep.equal([
         'apps: Bad#notATool: @ToolUi on a method that is not a @Tool',
         'apps: Bad#both: @ToolUi takes html or file, not both',
-        'apps: Bad#nothing: @ToolUi needs html, file, the resourceUri of a View served elsewhere, or forms: true',
+        'apps: Bad#nothing: @ToolUi needs html, file, the resourceUri of a View served elsewhere, or forms',
         'apps: Bad#elsewhere: @ToolUi gives csp without html or file: they describe the View, so they go where it is served',
         'apps: Bad#elsewhere: @ToolUi resourceUri must be a ui:// URI; got "https://example.com/view.html"',
         'apps: Bad#badFields: @ToolUi visibility must list "model", "app" or both, each once; got ["agent"]',
