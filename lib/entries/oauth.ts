@@ -1,7 +1,7 @@
 /**
  * `phantom-mcp/oauth`: the OAuth 2.1 resource server. It verifies bearer tokens (JWTs against
  * the authorization server's keys, or introspection), serves the protected resource metadata
- * and builds the `WWW-Authenticate` challenges; the principal it yields is an {@link AuthInfo}.
+ * and builds the `WWW-Authenticate` challenges; the principal it yields is an `AuthInfo`.
  *
  * What a handler and a guard use of it is in the root entry (`phantom-mcp`): the principal
  * (`AuthInfo`, `isAuthInfo`, `principalIdentity`), the scope decorator and guard (`RequireScopes`,

@@ -2,7 +2,7 @@
  * `phantom-mcp/seams`: the interfaces a shared store implements (sessions, resumable event
  * streams, tasks, the bus between replicas) with their in-process defaults, for people who
  * write their own (the Redis ones are in `phantom-mcp/redis`). A store that cannot answer
- * throws {@link StoreUnavailableError} (from the root entry, `phantom-mcp`, where a server
+ * throws `StoreUnavailableError` (from the root entry, `phantom-mcp`, where a server
  * author catches it too).
  *
  * @example
