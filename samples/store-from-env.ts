@@ -1,4 +1,5 @@
-import { redis, type SharedStores } from '../lib';
+import { redis } from '../lib/entries/redis';
+import type { SharedStores } from '../lib/entries/seams';
 
 /**
  * What a sample shares with its other copies, from the environment: with `REDIS_URL` set, its

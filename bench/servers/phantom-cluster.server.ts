@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { PhantomServer, redis } from 'phantom-mcp';
+import { PhantomServer } from 'phantom-mcp';
+import { redis } from 'phantom-mcp/redis';
 import { AskerForm, AskingTools, toolProviders } from '../fixtures/phantom.fixtures';
 import { argValue, runContender } from './bench-channel';
 import { serveHttp } from './http-host';

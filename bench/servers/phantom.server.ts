@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { oauthResourceServer, PhantomServer, type HttpOptions } from 'phantom-mcp';
+import { PhantomServer, type HttpOptions } from 'phantom-mcp';
+import { oauthResourceServer } from 'phantom-mcp/oauth';
 import { templateProviders, toolProviders } from '../fixtures/phantom.fixtures';
 import { argNumber, argValue, PLAIN_PATH, runContender } from './bench-channel';
 import { serveHttp } from './http-host';

@@ -2,7 +2,8 @@ import { UsageError, valueFlag } from './arguments';
 import { EXIT, type Command } from './command';
 import { InProcessClient } from './in-process-client';
 import { loadServer } from './server-module';
-import { Method, type CallToolResult, type ContentBlock, type JsonObject } from '../index';
+import type { CallToolResult, ContentBlock, JsonObject } from '../index';
+import { Method } from '../entries/protocol';
 
 /** Sent with the call so that the tool's `ctx.progress` reports reach stderr (it reports nothing without one). */
 const PROGRESS_TOKEN = 'phantom-mcp-call';

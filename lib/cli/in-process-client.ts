@@ -1,4 +1,5 @@
-import { ErrorCode, InMemoryTransport, Method, Notification, type JsonObject, type PhantomServer } from '../index';
+import { ErrorCode, InMemoryTransport, type JsonObject, type PhantomServer } from '../index';
+import { Method, Notification } from '../entries/protocol';
 
 /** What the server asks of the client while a call runs, which the CLI cannot answer. */
 export interface Refusal {

@@ -1,4 +1,5 @@
-import { Method, type PhantomServer, type WirePrompt, type WireResource, type WireResourceTemplate, type WireTool } from '../index';
+import type { PhantomServer } from '../index';
+import { Method, type WirePrompt, type WireResource, type WireResourceTemplate, type WireTool } from '../entries/protocol';
 
 /** Everything a server lists, every page of it: what `tools/list` and the others return. */
 export interface ServerLists {

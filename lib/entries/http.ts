@@ -1,10 +1,9 @@
 /**
  * `phantom-mcp/http`: serving a server over Streamable HTTP. The handler a host mounts (Node's
- * `http`, Express, Fastify, Hono...), the web-standard fetch handler, the listen and health
- * options, the server card, and the error adapters for hosts that parse bodies first.
+ * `http`, Express, Fastify, Hono...), the web-standard fetch handler, the health options, the server card, and the error adapters for hosts that parse bodies first.
  *
- * The root entry (`phantom-mcp`) exports these names too, for now; this subpath is where they
- * stay.
+ * `HttpOptions` and `ListenOptions` are in the root entry (`phantom-mcp`), with the server whose
+ * `listen()` and `httpHandler()` take them.
  *
  * @example
  * import { StreamableHttpHandler, expressJsonErrors } from 'phantom-mcp/http';
@@ -12,7 +11,7 @@
  * @module phantom-mcp/http
  */
 export { StreamableHttpHandler } from '../transport/http/streamable-http.handler';
-export type { HttpOptions, ListenOptions, HealthOptions, ReadinessCheck } from '../transport/http/http-options';
+export type { HealthOptions, ReadinessCheck } from '../transport/http/http-options';
 export {
   SERVER_CARD_SCHEMA, SERVER_CARD_MEDIA_TYPE, isRegistryName,
   type ServerCard, type ServerCardOptions, type ServerCardHeader, type ServerCardRemote,

@@ -1,11 +1,11 @@
 /**
  * `phantom-mcp/oauth`: the OAuth 2.1 resource server. It verifies bearer tokens (JWTs against
  * the authorization server's keys, or introspection), serves the protected resource metadata
- * and builds the `WWW-Authenticate` challenges; the principal it yields is an {@link AuthInfo}.
+ * and builds the `WWW-Authenticate` challenges; the principal it yields is an `AuthInfo`.
  *
- * The root entry (`phantom-mcp`) exports these names too, for now; this subpath is where they
- * stay. The scope decorator and guard a server author uses (`RequireScopes`, `ScopeGuard`) stay
- * in the root entry.
+ * What a handler and a guard use of it is in the root entry (`phantom-mcp`): the principal
+ * (`AuthInfo`, `isAuthInfo`, `principalIdentity`), the scope decorator and guard (`RequireScopes`,
+ * `ScopeGuard`) and the error they answer with (`InsufficientScopeError`).
  *
  * @example
  * import { oauthResourceServer } from 'phantom-mcp/oauth';
@@ -21,4 +21,3 @@ export {
 } from '../auth/protected-resource-metadata';
 export { TokenRejectedError, AuthorizationServerUnavailableError } from '../auth/token-errors';
 export { scopesFromClaims, type ScopesOf } from '../auth/auth-info.mapper';
-export { isAuthInfo, principalIdentity, type AuthInfo } from '../core/auth-info';

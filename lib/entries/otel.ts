@@ -3,9 +3,6 @@
  * It takes the tracer and meter providers you configure (the optional peer dependency
  * `@opentelemetry/api` shapes them); the framework starts no SDK of its own.
  *
- * The root entry (`phantom-mcp`) exports these names too, for now; this subpath is where they
- * stay.
- *
  * @example
  * import { TelemetryInterceptor } from 'phantom-mcp/otel';
  *

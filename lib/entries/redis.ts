@@ -3,9 +3,6 @@
  * several replicas share sessions, resumable streams, tasks and the messages between them.
  * Needs the optional peer dependency `ioredis`.
  *
- * The root entry (`phantom-mcp`) exports these names too, for now; this subpath is where they
- * stay.
- *
  * @example
  * import { redis } from 'phantom-mcp/redis';
  * const server = new PhantomServer({ name: 'notes', version: '1.0.0', providers: [Notes], store: redis(process.env.REDIS_URL) });

@@ -2,10 +2,8 @@
  * `phantom-mcp/seams`: the interfaces a shared store implements (sessions, resumable event
  * streams, tasks, the bus between replicas) with their in-process defaults, for people who
  * write their own (the Redis ones are in `phantom-mcp/redis`). A store that cannot answer
- * throws {@link StoreUnavailableError}.
- *
- * The root entry (`phantom-mcp`) exports these names too, for now; this subpath is where they
- * stay.
+ * throws `StoreUnavailableError` (from the root entry, `phantom-mcp`, where a server
+ * author catches it too).
  *
  * @example
  * import type { SessionStore } from 'phantom-mcp/seams';
@@ -25,4 +23,3 @@ export type { SessionState } from '../protocol/seams/session-state';
 export {
   InMemoryTaskStore, isTerminal, type FinishedBound, type TaskChange, type TaskInputRequest, type TaskOutcome, type TaskPage, type TaskRecord, type TaskStatus, type TaskStore,
 } from '../protocol/seams/task-store';
-export { StoreUnavailableError } from '../core/errors';

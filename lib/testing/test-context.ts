@@ -1,7 +1,6 @@
 import type { CreateMessageRequestParams, ElicitRequestParams } from '@modelcontextprotocol/sdk/types.js';
-import {
-  Context, type ChannelRequestOptions, type ClientCapabilities, type ClientChannel, type JsonObject, type LoggingLevel, type Method, type Notification,
-} from '..';
+import { Context, type ChannelRequestOptions, type ClientCapabilities, type ClientChannel, type JsonObject, type LoggingLevel } from '..';
+import type { Method, Notification } from '../entries/protocol';
 import { answerTo, capabilitiesOf, type ClientAnswers } from './client-answers';
 
 /** Options of `testContext`. */

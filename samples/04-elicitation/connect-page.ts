@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hostAllowed } from '../../lib';
+import { hostAllowed } from '../../lib/entries/http';
 import { PendingAnswers, type PendingAnswer } from './pending-answers';
 
 /** Limits of what a browser may post to the page. */

@@ -3,7 +3,8 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { AddressInfo } from 'node:net';
 import { IsEmail, IsIn, IsString } from 'class-validator';
 import { container as rootContainer, injectable } from 'tsyringe';
-import { Elicit, Field, PhantomServer, requestDeadlines, StdioTransport, Tool, ToolResult, type Context, type StreamableHttpHandler } from '../../lib';
+import { Elicit, Field, PhantomServer, StdioTransport, Tool, ToolResult, type Context } from '../../lib';
+import { requestDeadlines, type StreamableHttpHandler } from '../../lib/entries/http';
 import { closeOnSignals, valueOf } from '../run-sample';
 import { storeFromEnv } from '../store-from-env';
 import { ConnectPage } from './connect-page';

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsString, MaxLength, MinLength } from 'class-validator';
-import { Field, oauthResourceServer, PhantomServer, Tool, ToolError, type Context } from '../../lib';
+import { Field, PhantomServer, Tool, ToolError, type Context } from '../../lib';
+import { oauthResourceServer } from '../../lib/entries/oauth';
 import { runSample, valueOf } from '../run-sample';
 import { storeFromEnv } from '../store-from-env';
 

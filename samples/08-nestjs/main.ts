@@ -4,7 +4,8 @@ import { ModuleRef, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { IsString, MinLength } from 'class-validator';
 import type { Request, Response } from 'express';
-import { expressJsonErrors, Field, ForbiddenError, PhantomServer, Tool, ToolError, UseGuards, type CanActivate, type ExecutionContext, type StreamableHttpHandler } from '../../lib';
+import { Field, ForbiddenError, PhantomServer, Tool, ToolError, UseGuards, type CanActivate, type ExecutionContext } from '../../lib';
+import { expressJsonErrors, type StreamableHttpHandler } from '../../lib/entries/http';
 import { storeFromEnv } from '../store-from-env';
 
 /** An ordinary Nest service: one instance in the app, shared by the tools, the guard and the app's own code. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bearerChallenge } from '../../lib';
+import { bearerChallenge } from '../../lib/entries/oauth';
 
 describe('bearerChallenge', () => {
   context('when no token was sent', () => {

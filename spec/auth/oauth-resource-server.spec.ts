@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { base64url, decodeJwt } from 'jose';
-import {
-  oauthResourceServer, PhantomError, SILENT_DIAGNOSTICS, type OAuthResourceServer, type OAuthResourceServerOptions,
-} from '../../lib';
+import { PhantomError, SILENT_DIAGNOSTICS } from '../../lib';
+import { oauthResourceServer, type OAuthResourceServer, type OAuthResourceServerOptions } from '../../lib/entries/oauth';
 import type { AuthDecision } from '../../lib/core/auth-decision';
 import { AS_CLIENTS, AuthorizationServerFixture } from '../support/authorization-server.fixture';
 

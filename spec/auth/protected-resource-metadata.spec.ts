@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { protectedResourceMetadata, protectedResourceMetadataUrl } from '../../lib';
+import { protectedResourceMetadata, protectedResourceMetadataUrl } from '../../lib/entries/oauth';
 import { discoveryUrls } from '../../lib/auth/authorization-server-discovery';
 
 describe('protectedResourceMetadata', () => {

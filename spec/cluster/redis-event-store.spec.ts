@@ -4,7 +4,7 @@ import { uniqueId } from '../../lib/core/unique-id';
 import { RedisConnections } from '../../lib/cluster/redis-connections';
 import { RedisEventStore, type RedisEventStoreOptions } from '../../lib/cluster/redis-event-store';
 import type { RedisLink } from '../../lib/cluster/redis-link';
-import type { StreamRef } from '../../lib';
+import type { StreamRef } from '../../lib/entries/seams';
 import { behavesAsEventStore, note, Recorder } from '../protocol/seams/event-store.contract';
 import { eventually } from '../support/eventually';
 import { ownRedis, requireRedis, sharedRedis } from '../support/redis.fixture';

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { PhantomError, RedisSessionBus, type Diagnostics, type RedisSessionBusOptions, type ServerMessage, type SessionMessage } from '../../lib';
+import { PhantomError, type Diagnostics } from '../../lib';
+import { RedisSessionBus, type RedisSessionBusOptions } from '../../lib/entries/redis';
+import type { ServerMessage, SessionMessage } from '../../lib/entries/seams';
 import { RedisConnections } from '../../lib/cluster/redis-connections';
 import { behavesAsSessionBus } from '../protocol/seams/session-bus.contract';
 import { ownRedis, requireRedis, sharedRedis } from '../support/redis.fixture';

@@ -4,7 +4,7 @@ import { uniqueId } from '../../lib/core/unique-id';
 import { RedisConnections } from '../../lib/cluster/redis-connections';
 import type { RedisLink } from '../../lib/cluster/redis-link';
 import { RedisSessionStore, type RedisSessionStoreOptions } from '../../lib/cluster/redis-session-store';
-import type { SessionChange, SessionState } from '../../lib';
+import type { SessionChange, SessionState } from '../../lib/entries/seams';
 import { behavesAsSessionStore, sessionState } from '../protocol/seams/session-store.contract';
 import { eventually } from '../support/eventually';
 import { ownRedis, requireRedis, sharedRedis } from '../support/redis.fixture';

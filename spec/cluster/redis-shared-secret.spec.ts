@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import Redis from 'ioredis';
-import { redis, type SharedStores } from '../../lib';
+import { redis } from '../../lib/entries/redis';
+import type { SharedStores } from '../../lib/entries/seams';
 import { uniqueId } from '../../lib/core/unique-id';
 import { eventually } from '../support/eventually';
 import { ownRedis, requireRedis, sharedRedis } from '../support/redis.fixture';

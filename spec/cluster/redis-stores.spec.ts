@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import Redis from 'ioredis';
-import { PhantomError, redis } from '../../lib';
+import { PhantomError } from '../../lib';
+import { redis } from '../../lib/entries/redis';
 import { uniqueId } from '../../lib/core/unique-id';
 import { until } from '../support/redis-clients';
 import { requireRedis, sharedRedis } from '../support/redis.fixture';

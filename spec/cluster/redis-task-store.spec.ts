@@ -3,7 +3,7 @@ import { PhantomError } from '../../lib/core/errors';
 import { uniqueId } from '../../lib/core/unique-id';
 import { RedisConnections } from '../../lib/cluster/redis-connections';
 import { RedisTaskStore, type RedisTaskStoreOptions } from '../../lib/cluster/redis-task-store';
-import type { TaskChange } from '../../lib';
+import type { TaskChange } from '../../lib/entries/seams';
 import { behavesAsTaskStore, taskRecord } from '../protocol/seams/task-store.contract';
 import { eventually } from '../support/eventually';
 import { ownRedis, requireRedis, sharedRedis } from '../support/redis.fixture';

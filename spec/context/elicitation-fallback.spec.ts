@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsEmail, IsString } from 'class-validator';
-import { CallEndedSignal, Context, Elicit, Field, ToolError, type ElicitationFallback, type FallbackElicitation } from '../../lib';
+import { CallEndedSignal, Context, Elicit, Field, ToolError } from '../../lib';
+import type { ElicitationFallback, FallbackElicitation } from '../../lib/entries/extensions';
 import { FakeChannel } from './fake-channel';
 
 @Elicit({ message: 'Who are you?' })

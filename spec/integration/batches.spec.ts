@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsString } from 'class-validator';
 import { PassThrough } from 'node:stream';
-import { Context, Field, PhantomServer, Resource, SILENT_DIAGNOSTICS, StdioTransport, Tool, type HttpListener } from '../../lib';
+import { Context, Field, PhantomServer, Resource, SILENT_DIAGNOSTICS, StdioTransport, Tool } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { INITIALIZE, MCP_ACCEPT, openSse, post, sseMessages } from './support/raw-http';
 
 class EchoArgs {

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { IsString } from 'class-validator';
-import { Elicit, Field, PhantomServer, Tool, type Context, type Diagnostics, type HttpListener } from '../../lib';
+import { Elicit, Field, PhantomServer, Tool, type Context, type Diagnostics } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { eventually } from '../support/eventually';
 import { connectHttp } from './support/sdk-clients';
 

@@ -2,9 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitRequestSchema, ErrorCode as SdkErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { IsString } from 'class-validator';
-import {
-  ClientError, Context, Elicit, Field, InMemoryTransport, PhantomServer, Prompt, SILENT_DIAGNOSTICS, Tool, userText, type Diagnostics, type HttpListener,
-} from '../../lib';
+import { ClientError, Context, Elicit, Field, InMemoryTransport, PhantomServer, Prompt, SILENT_DIAGNOSTICS, Tool, userText, type Diagnostics } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { connect, structuredOf } from 'phantom-mcp/testing';
 import { connectHttp } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { HttpListener } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { createServer } from '../../samples/conformance/main';
 import { PNG_BASE64, WAV_BASE64 } from '../../samples/conformance/conformance.fixtures';
 

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { IsString } from 'class-validator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { injectable } from 'tsyringe';
-import {
-  Context, DefinitionError, Field, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext, type Extension, type ExtensionHost, type HttpListener,
-} from '../../lib';
+import { Context, DefinitionError, Field, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, type ExecutionContext } from '../../lib';
+import type { Extension, ExtensionHost } from '../../lib/entries/extensions';
+import type { HttpListener } from '../../lib/entries/http';
 import { openSse } from './support/raw-http';
 import { connectHttp, connectInMemory } from './support/sdk-clients';
 import { call, meta, VERSION } from './support/stateless-client';

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { InMemorySessionStore, PhantomServer, SILENT_DIAGNOSTICS, type HttpListener, type SessionChange, type SessionState } from '../../lib';
+import { PhantomServer, SILENT_DIAGNOSTICS } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
+import { InMemorySessionStore, type SessionChange, type SessionState } from '../../lib/entries/seams';
 import { INITIALIZE, openSession, post } from './support/raw-http';
 
 /** A session store that starts failing when told to (a database that went away). */

@@ -2,10 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { IsString } from 'class-validator';
-import {
-  Field, PhantomServer, Prompt, Resource, ResourceNotFoundError, ToolError, userText,
-  type Diagnostics, type HttpListener,
-} from '../../lib';
+import { Field, PhantomServer, Prompt, Resource, ResourceNotFoundError, ToolError, userText, type Diagnostics } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { connect } from 'phantom-mcp/testing';
 import { call, meta } from './support/stateless-client';
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../lib';
+import { PhantomServer, SILENT_DIAGNOSTICS, Tool } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { INITIALIZE, post } from './support/raw-http';
 
 class Echo {

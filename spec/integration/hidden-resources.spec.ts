@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { PhantomServer, Resource, scopesVisibility, SILENT_DIAGNOSTICS, type AuthInfo, type HttpListener, type VisibleItem } from '../../lib';
+import { PhantomServer, Resource, scopesVisibility, SILENT_DIAGNOSTICS, type AuthInfo, type VisibleItem } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { openSession, openSse, post } from './support/raw-http';
 import { connectHttp } from './support/sdk-clients';
 import { meta } from './support/stateless-client';

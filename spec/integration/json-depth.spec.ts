@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
-import { Context, PhantomServer, SILENT_DIAGNOSTICS, StdioTransport, Tool, type HttpListener } from '../../lib';
+import { Context, PhantomServer, SILENT_DIAGNOSTICS, StdioTransport, Tool } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { INITIALIZE, openSession, post } from './support/raw-http';
 import { call, meta } from './support/stateless-client';
 

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { IsString } from 'class-validator';
-import { Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Context, type HttpListener } from '../../lib';
+import { Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Context } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { connectHttp } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
 

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { PhantomServer, Prompt, Resource, SILENT_DIAGNOSTICS, Tool, userText, type HttpListener } from '../../lib';
+import { PhantomServer, Prompt, Resource, SILENT_DIAGNOSTICS, Tool, userText } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { connect } from 'phantom-mcp/testing';
 import { connectHttp } from './support/sdk-clients';
 

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsInt, IsString } from 'class-validator';
-import { Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../lib';
+import { Field, PhantomServer, SILENT_DIAGNOSTICS, Tool } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { call, meta } from './support/stateless-client';
 
 class RouteArgs {

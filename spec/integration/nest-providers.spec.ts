@@ -6,7 +6,8 @@ import { IsString } from 'class-validator';
 import type { Request, Response } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DefinitionError, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type StreamableHttpHandler } from '../../lib';
+import { DefinitionError, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool } from '../../lib';
+import type { StreamableHttpHandler } from '../../lib/entries/http';
 import { connectHttp } from './support/sdk-clients';
 
 describe('PhantomServer', () => {

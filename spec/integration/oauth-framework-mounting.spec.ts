@@ -8,10 +8,9 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
-import {
-  Context, oauthResourceServer, PhantomServer, SILENT_DIAGNOSTICS, StreamableHttpHandler, Tool,
-  type AuthInfo, type OAuthResourceServer,
-} from '../../lib';
+import { Context, PhantomServer, SILENT_DIAGNOSTICS, Tool, type AuthInfo } from '../../lib';
+import { StreamableHttpHandler } from '../../lib/entries/http';
+import { oauthResourceServer, type OAuthResourceServer } from '../../lib/entries/oauth';
 import { AS_CLIENTS, AuthorizationServerFixture } from '../support/authorization-server.fixture';
 import { bearer, connectWithClientCredentials, freePort } from './support/oauth-http';
 import { INITIALIZE, post, send } from './support/raw-http';

@@ -5,10 +5,8 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { extractWWWAuthenticateParams, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { newClient } from './support/sdk-clients';
-import {
-  Context, oauthResourceServer, PhantomError, PhantomServer, Prompt, ScopeGuard, scopesVisibility, SILENT_DIAGNOSTICS, Tool,
-  type OAuthResourceServer, type OAuthResourceServerOptions, type Visibility,
-} from '../../lib';
+import { Context, PhantomError, PhantomServer, Prompt, ScopeGuard, scopesVisibility, SILENT_DIAGNOSTICS, Tool, type Visibility } from '../../lib';
+import { oauthResourceServer, type OAuthResourceServer, type OAuthResourceServerOptions } from '../../lib/entries/oauth';
 import { AS_CLIENTS, AuthorizationServerFixture } from '../support/authorization-server.fixture';
 import { bearer, claims, connectWithClientCredentials, freePort } from './support/oauth-http';
 import { connect } from 'phantom-mcp/testing';

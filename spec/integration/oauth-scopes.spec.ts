@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { Context, oauthResourceServer, PhantomServer, SILENT_DIAGNOSTICS, Tool, type OAuthResourceServer } from '../../lib';
+import { Context, PhantomServer, SILENT_DIAGNOSTICS, Tool } from '../../lib';
+import { oauthResourceServer, type OAuthResourceServer } from '../../lib/entries/oauth';
 import { AuthorizationServerFixture } from '../support/authorization-server.fixture';
 
 const RESOURCE = 'http://127.0.0.1:3000/mcp';

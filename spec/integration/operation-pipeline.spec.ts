@@ -5,10 +5,9 @@ import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { IsString } from 'class-validator';
 import { container as rootContainer, inject, injectable } from 'tsyringe';
 import {
-  Context, ContextKey, DefinitionError, Field, ForbiddenError, HiddenError, InMemoryTransport, PhantomServer, Prompt, RateLimitGuard,
-  RequestLoggingInterceptor, Resource, SILENT_DIAGNOSTICS, Tool, UseGuards, UseInterceptors, userText,
-  type CallHandler, type CanActivate, type Diagnostics, type ExecutionContext, type HttpListener, type Interceptor,
+  Context, ContextKey, DefinitionError, Field, ForbiddenError, HiddenError, InMemoryTransport, PhantomServer, Prompt, RateLimitGuard, RequestLoggingInterceptor, Resource, SILENT_DIAGNOSTICS, Tool, UseGuards, UseInterceptors, userText, type CallHandler, type CanActivate, type Diagnostics, type ExecutionContext, type Interceptor,
 } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { newClient } from './support/sdk-clients';
 import { call, meta } from './support/stateless-client';
 

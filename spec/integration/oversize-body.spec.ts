@@ -4,7 +4,8 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Server } from 'node:http';
-import { PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../lib';
+import { PhantomServer, SILENT_DIAGNOSTICS, Tool } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { INITIALIZE, MCP_ACCEPT, post } from './support/raw-http';
 
 class Echo {

@@ -45,6 +45,25 @@ interface Typed {
   readonly constructorParameters: Record<string, number>;
 }
 
+/** The declarations of one file, each as its dotted path (`Context.hasElicitationFallback`), with whether its doc comment says `@internal`. */
+function declarationsOf(file: string, text: string): Array<{ path: string; internal: boolean }> {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const found: Array<{ path: string; internal: boolean }> = [];
+  const visit = (node: ts.Node, outer: string) => {
+    let path = outer;
+    if (ts.isConstructorDeclaration(node) || ts.isConstructSignatureDeclaration(node)) path = `${outer}.constructor`;
+    else if (ts.isDeclarationStatement(node) || ts.isClassElement(node) || ts.isTypeElement(node) || ts.isVariableDeclaration(node) || ts.isEnumMember(node)) {
+      const name = (node as ts.NamedDeclaration).name;
+      if (name && (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isPrivateIdentifier(name))) path = outer ? `${outer}.${name.text}` : name.text;
+    }
+    // As stripInternal reads it: `@internal` anywhere in the declaration's doc comment.
+    if (path !== outer) found.push({ path, internal: ts.getJSDocCommentsAndTags(node).some((doc) => doc.getText().includes('@internal')) });
+    ts.forEachChild(node, (child) => visit(child, path));
+  };
+  visit(source, '');
+  return found;
+}
+
 /** What each entry's published types export, read with the TypeScript compiler from the installed package. */
 function typedNames(project: string, entries: readonly string[]): Record<string, Typed> {
   const consumer = join(project, 'surface-names.ts');
@@ -131,8 +150,8 @@ describe('the public surface of the packed package', function () {
     }
   });
 
-  it('has each subpath the brief of issue 25 names, each with types, require, import and default conditions', () => {
-    expect(entries).to.deep.equal(['.', './extensions', './http', './oauth', './otel', './redis', './seams', './testing']);
+  it('has each subpath the brief of issue 25 names, and /protocol, each with types, require, import and default conditions', () => {
+    expect(entries).to.deep.equal(['.', './extensions', './http', './oauth', './otel', './protocol', './redis', './seams', './testing']);
     for (const entry of entries) expect(Object.keys(manifest.exports[entry]), entry).to.deep.equal(['types', 'require', 'import', 'default']);
   });
 
@@ -157,16 +176,35 @@ describe('the public surface of the packed package', function () {
     if (changed.length > 0) expect.fail(`The public surface changed (+ exported now but not pinned, - pinned but no longer exported):\n  ${changed.join('\n  ')}\n${UPDATE_HINT}`);
   });
 
-  it('keeps every name of the root entry (this step is additive: a subpath re-exports, it does not move names out)', () => {
-    const root = new Set(surface['.']);
-    for (const entry of entries.filter((entry) => entry !== '.' && entry !== './testing')) {
-      expect(surface[entry]!.filter((name) => !root.has(name)), `${specifier(entry)} names the root entry lacks`).to.deep.equal([]);
-    }
+  it('exports each name from one entry only (the root holds what a server author writes, each feature its subpath)', () => {
+    const homes = new Map<string, string[]>();
+    for (const entry of entries) for (const name of surface[entry]!) homes.set(name.replace(/^type /, ''), [...(homes.get(name.replace(/^type /, '')) ?? []), specifier(entry)]);
+    const twice = [...homes].filter(([, found]) => found.length > 1).map(([name, found]) => `${name}: ${found.join(', ')}`);
+    expect(twice, 'names exported by more than one entry').to.deep.equal([]);
   });
 
   it('keeps `@internal` out of the published types (tsconfig stripInternal): no shipped .d.ts mentions it', () => {
     const leaking = filesUnder(join(installed, 'dist')).filter((file) => file.endsWith('.d.ts') && readFileSync(join(installed, 'dist', file), 'utf8').includes('@internal'));
     expect(leaking, 'declaration files still carrying @internal members').to.deep.equal([]);
+  });
+
+  it('publishes no declaration marked `@internal` in lib/ (a member or a function stripInternal drops, even if its comment were dropped too)', () => {
+    const leaking: string[] = [];
+    let marked = 0;
+    for (const file of filesUnder(join(REPOSITORY, 'lib')).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))) {
+      const declared = declarationsOf(file, readFileSync(join(REPOSITORY, 'lib', file), 'utf8'));
+      const paths = (internal: boolean) => new Set(declared.filter((declaration) => declaration.internal === internal).map((declaration) => declaration.path));
+      const publicPaths = paths(false);
+      // An overload or a merged declaration that is internal only in part stays published under its name.
+      const internalOnly = [...paths(true)].filter((path) => !publicPaths.has(path));
+      if (internalOnly.length === 0) continue;
+      marked += internalOnly.length;
+      const typesFile = join(installed, 'dist', 'lib', file.replace(/\.ts$/, '.d.ts'));
+      const published = new Set(declarationsOf(typesFile, readFileSync(typesFile, 'utf8')).map((declaration) => declaration.path));
+      leaking.push(...internalOnly.filter((path) => published.has(path)).map((path) => `${file}: ${path}`));
+    }
+    expect(marked, 'declarations marked @internal in lib/ (none found: the check would check nothing)').to.be.greaterThan(0);
+    expect(leaking, '@internal declarations present in the published .d.ts').to.deep.equal([]);
   });
 
   it('keeps, in the published types, the constructor of every class an entry exports (stripInternal would leave `new X()` type-checking; mark such a constructor @hidden)', () => {
@@ -177,10 +215,10 @@ describe('the public surface of the packed package', function () {
     }
   });
 
-  it('gives, from a subpath, the very value the root entry gives under the same name (one class, so instanceof holds either way)', async () => {
-    const subpaths = entries.filter((entry) => entry !== '.' && entry !== './testing').map(specifier);
-    const script = `const root = require('phantom-mcp'); const differ = [];\nfor (const name of ${JSON.stringify(subpaths)}) for (const [key, value] of Object.entries(require(name))) if (root[key] !== value) differ.push(name + ': ' + key);\nconsole.log(JSON.stringify(differ));`;
-    const ran = await runIn(project, process.execPath, ['-e', script]);
+  it('gives an ES module the very values require() gives, in one process (one copy of each class, so instanceof holds in an app that mixes both)', async () => {
+    const names = entries.map(specifier);
+    const script = `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nconst differ = [];\nfor (const name of ${JSON.stringify(names)}) {\n  const imported = await import(name);\n  for (const [key, value] of Object.entries(require(name))) if (imported[key] !== value) differ.push(name + ': ' + key);\n}\nconsole.log(JSON.stringify(differ));`;
+    const ran = await runIn(project, process.execPath, ['--input-type=module', '-e', script]);
     expect(ran.code, ran.stderr).to.equal(0);
     expect(JSON.parse(ran.stdout)).to.deep.equal([]);
   });

@@ -10,10 +10,9 @@ import { NestFactory } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
-import {
-  oauthResourceServer, PhantomError, PhantomServer, SERVER_CARD_SCHEMA, SILENT_DIAGNOSTICS, StreamableHttpHandler, Tool,
-  type Diagnostics, type HttpOptions, type PhantomServerOptions,
-} from '../../lib';
+import { PhantomError, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Diagnostics, type HttpOptions, type PhantomServerOptions } from '../../lib';
+import { SERVER_CARD_SCHEMA, StreamableHttpHandler } from '../../lib/entries/http';
+import { oauthResourceServer } from '../../lib/entries/oauth';
 import { AuthorizationServerFixture } from '../support/authorization-server.fixture';
 import { freePort } from './support/oauth-http';
 import { INITIALIZE, post, send, type RawReply } from './support/raw-http';

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Context, SILENT_DIAGNOSTICS, Tool, type CallHandler, type ExecutionContext, type HttpListener, type Interceptor, type ListenOptions, type PhantomServer, type PhantomServerOptions } from '../../lib';
+import { Context, SILENT_DIAGNOSTICS, Tool, type CallHandler, type ExecutionContext, type Interceptor, type ListenOptions, type PhantomServer, type PhantomServerOptions } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { Gate } from '../support/gate';
 import { Everything, everythingServer } from './support/everything.fixture';
 import { INITIALIZE, openSession, post } from './support/raw-http';

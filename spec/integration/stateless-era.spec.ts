@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { PhantomServer, Resource, SILENT_DIAGNOSTICS, Tool, type CallHandler, type ExecutionContext, type HttpListener } from '../../lib';
+import { PhantomServer, Resource, SILENT_DIAGNOSTICS, Tool, type CallHandler, type ExecutionContext } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { Extra, everythingServer, observed } from './support/everything.fixture';
 import { connect, textOf } from 'phantom-mcp/testing';
 import { call, meta } from './support/stateless-client';

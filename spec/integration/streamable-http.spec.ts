@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SILENT_DIAGNOSTICS, type HttpListener, type PhantomServer } from '../../lib';
+import { SILENT_DIAGNOSTICS, type PhantomServer } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import { Gate } from '../support/gate';
 import { Held } from './support/held.fixture';
 import { Everything, everythingServer } from './support/everything.fixture';

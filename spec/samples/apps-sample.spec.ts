@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { APP_MIME_TYPE, Context, ELICITATION_META_KEY, FORM_SUBMIT_TOOL, type HttpListener, type PhantomServer } from '../../lib';
+import { Context, type PhantomServer } from '../../lib';
+import { APP_MIME_TYPE, ELICITATION_META_KEY, FORM_SUBMIT_TOOL } from '../../lib/entries/extensions';
+import type { HttpListener } from '../../lib/entries/http';
 import * as sample from '../../samples/11-apps/main';
 
 const RENDERS_APPS = new Context({ clientCapabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_MIME_TYPE] } } } as never });

@@ -1,6 +1,6 @@
 import { createServer, request, type Server } from 'node:http';
 import { connect as connectSocket, type AddressInfo } from 'node:net';
-import { requestDeadlines } from '../../lib';
+import { requestDeadlines } from '../../lib/entries/http';
 import { serve } from '../../samples/04-elicitation/main';
 import { expect } from 'chai';
 import { ConnectPage, escapeHtml } from '../../samples/04-elicitation/connect-page';

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import type { Client as V2Client } from '@modelcontextprotocol/client';
-import type { HttpListener, PhantomServer } from '../../lib';
+import type { PhantomServer } from '../../lib';
+import type { HttpListener } from '../../lib/entries/http';
 import * as sample from '../../samples/10-skills/main';
 import { connectV2, type V2Era } from '../integration/support/sdk-v2-clients';
 

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { PhantomError, PhantomServer, SILENT_DIAGNOSTICS, Tool } from '../../lib';
 import {
-  InMemoryEventStore, InMemorySessionStore, InMemoryTaskStore, InProcessSessionBus, PhantomError, PhantomServer, SILENT_DIAGNOSTICS, Tool,
-  type BusSettings, type EventStore, type SessionBus, type SessionStore, type SessionStoreSettings, type SharedStores, type TaskStore,
-} from '../../lib';
+  InMemoryEventStore, InMemorySessionStore, InMemoryTaskStore, InProcessSessionBus, type BusSettings, type EventStore, type SessionBus, type SessionStore, type SessionStoreSettings, type SharedStores, type TaskStore,
+} from '../../lib/entries/seams';
 import { connectHttp } from '../integration/support/sdk-clients';
 
 class Echo {

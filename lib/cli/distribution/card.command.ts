@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { isRegistryName } from '../../index';
+import { isRegistryName } from '../../entries/http';
 import { UsageError, valueFlag } from '../arguments';
 import { EXIT, type Command } from '../command';
 import { loadServer, modulePath } from '../server-module';

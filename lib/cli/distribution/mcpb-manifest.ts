@@ -1,4 +1,5 @@
-import type { EnvironmentVariable, WirePrompt } from '../../index';
+import type { EnvironmentVariable } from '../../index';
+import type { WirePrompt } from '../../entries/protocol';
 import { BundleRefusal } from './bundle-refusal';
 import type { BundleLayout } from './bundle-layout';
 import type { PackageFacts, ServerFacts } from './server-facts';

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { IsString } from 'class-validator';
 import { inject, injectable } from 'tsyringe';
-import { Elicit, Field, PhantomServer, redis, Resource, Tool, type Context } from '../../../lib';
+import { Elicit, Field, PhantomServer, Resource, Tool, type Context } from '../../../lib';
+import { redis } from '../../../lib/entries/redis';
 
 /**
  * One replica of the cluster specs, run as its own process: `node cluster-node.js PORT NAME`,

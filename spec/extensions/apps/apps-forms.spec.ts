@@ -3,10 +3,9 @@ import { expect } from 'chai';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
-import {
-  apps, APP_MIME_TYPE, APPS_EXTENSION_ID, Context, DefinitionError, Elicit, ELICITATION_META_KEY, Field, FORM_SUBMIT_TOOL, FORM_VIEW_URI,
-  PhantomServer, SILENT_DIAGNOSTICS, Tool, ToolUi, type AppsOptions, type HttpListener,
-} from '../../../lib';
+import { apps, Context, DefinitionError, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, ToolUi, type AppsOptions } from '../../../lib';
+import { APP_MIME_TYPE, APPS_EXTENSION_ID, ELICITATION_META_KEY, FORM_SUBMIT_TOOL, FORM_VIEW_URI } from '../../../lib/entries/extensions';
+import type { HttpListener } from '../../../lib/entries/http';
 import { extensionTokens } from '../../../lib/router/extensions/extension-tokens';
 import { SigningKeys } from '../../../lib/server/signing-keys';
 import { connectHttp } from '../../integration/support/sdk-clients';

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, ToolResult, type HttpListener } from '../../../lib';
+import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, ToolResult } from '../../../lib';
+import type { HttpListener } from '../../../lib/entries/http';
 import { eventually } from '../../support/eventually';
 import { callTool, DECLARING, getTask, taskIdOf, taskReaching, taskRequest } from './support/extension-client';
 

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { Context, InMemoryTaskStore, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, ToolResult, type HttpListener, type TaskChange, type TaskRecord } from '../../../lib';
+import { Context, PhantomServer, ProtocolError, SILENT_DIAGNOSTICS, Tool, ToolResult } from '../../../lib';
+import type { HttpListener } from '../../../lib/entries/http';
+import { InMemoryTaskStore, type TaskChange, type TaskRecord } from '../../../lib/entries/seams';
 import { eventually } from '../../support/eventually';
 import { Gate } from '../../support/gate';
 import { callTool, getTask, taskIdOf, taskReaching, taskRequest } from './support/extension-client';

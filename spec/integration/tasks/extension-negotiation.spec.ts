@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsString } from 'class-validator';
-import { Context, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../../lib';
+import { Context, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool } from '../../../lib';
+import type { HttpListener } from '../../../lib/entries/http';
 import { Gate } from '../../support/gate';
 import { call, meta } from '../support/stateless-client';
 import { callTool, DECLARING, getTask, TASKS, TASKS_MISSING_DATA, taskIdOf, taskReaching, taskRequest } from './support/extension-client';

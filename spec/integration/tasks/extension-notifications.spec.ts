@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsString } from 'class-validator';
-import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener, type JsonObject, type TaskRecord } from '../../../lib';
+import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type JsonObject } from '../../../lib';
+import type { HttpListener } from '../../../lib/entries/http';
+import type { TaskRecord } from '../../../lib/entries/seams';
 import { SubscriptionHub } from '../../../lib/protocol/events/subscription-hub';
 import { TaskNotifications } from '../../../lib/protocol/tasks/task-notifications';
 import { Gate } from '../../support/gate';

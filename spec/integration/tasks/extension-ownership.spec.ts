@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IsBoolean } from 'class-validator';
-import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../../lib';
+import { Context, Elicit, Field, PhantomServer, SILENT_DIAGNOSTICS, Tool } from '../../../lib';
+import type { HttpListener } from '../../../lib/entries/http';
 import { Gate } from '../../support/gate';
 import { callTool, DECLARING, getTask, taskIdOf, taskReaching, taskRequest } from './support/extension-client';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { JsonRpcMessage } from '../../../lib/core/jsonrpc';
 import { uniqueId } from '../../../lib/core/unique-id';
-import type { EventStore, StoredEvent, StreamFollower, StreamRef } from '../../../lib';
+import type { EventStore, StoredEvent, StreamFollower, StreamRef } from '../../../lib/entries/seams';
 
 export interface EventStoreHarness {
   /** A fresh, empty store (a shared backend gets a fresh namespace). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InMemoryEventStore } from '../../../lib';
+import { InMemoryEventStore } from '../../../lib/entries/seams';
 import { behavesAsEventStore, note } from './event-store.contract';
 
 describe('InMemoryEventStore', () => {

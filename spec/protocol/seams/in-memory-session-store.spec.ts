@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InMemorySessionStore } from '../../../lib';
+import { InMemorySessionStore } from '../../../lib/entries/seams';
 import { behavesAsSessionStore, sessionState } from './session-store.contract';
 
 describe('InMemorySessionStore', () => {

@@ -1,4 +1,4 @@
-import { InMemoryTaskStore } from '../../../lib';
+import { InMemoryTaskStore } from '../../../lib/entries/seams';
 import { behavesAsTaskStore } from './task-store.contract';
 
 describe('InMemoryTaskStore', () => {

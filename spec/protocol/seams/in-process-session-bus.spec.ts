@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InProcessSessionBus } from '../../../lib';
+import { InProcessSessionBus } from '../../../lib/entries/seams';
 import { behavesAsSessionBus } from './session-bus.contract';
 
 describe('InProcessSessionBus', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ServerMessage, SessionBus, SessionMessage } from '../../../lib';
+import type { ServerMessage, SessionBus, SessionMessage } from '../../../lib/entries/seams';
 
 export interface SessionBusHarness {
   /**

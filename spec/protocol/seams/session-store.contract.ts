@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { SessionChange, SessionState, SessionStore } from '../../../lib';
+import type { SessionChange, SessionState, SessionStore } from '../../../lib/entries/seams';
 
 /** What the contract sets in each store it builds. */
 export interface SessionStoreSettings {

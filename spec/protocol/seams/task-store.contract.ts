@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { FinishedBound, TaskChange, TaskRecord, TaskStatus, TaskStore } from '../../../lib';
+import type { FinishedBound, TaskChange, TaskRecord, TaskStatus, TaskStore } from '../../../lib/entries/seams';
 
 /** What the contract sets in each store it builds. */
 export interface TaskStoreSettings {

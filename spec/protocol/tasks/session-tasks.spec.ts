@@ -4,7 +4,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CallToolResultSchema, ElicitRequestSchema, TaskStatusNotificationSchema, type Task,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { HttpListener, PhantomServer, PhantomServerOptions } from '../../../lib';
+import type { PhantomServer, PhantomServerOptions } from '../../../lib';
+import type { HttpListener } from '../../../lib/entries/http';
 import { eventually } from '../../support/eventually';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectHttp, connectHttpListening, connectInMemory, newClient, type ClientCapabilities } from '../../integration/support/sdk-clients';

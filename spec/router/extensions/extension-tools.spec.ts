@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import {
-  CallEndedSignal, Context, Elicit, PhantomServer, RequestLoggingInterceptor, SILENT_DIAGNOSTICS, Tool,
-  type CanActivate, type ExecutionContext, type Extension, type ExtensionHost, type RequestLogEntry,
+  CallEndedSignal, Context, Elicit, PhantomServer, RequestLoggingInterceptor, SILENT_DIAGNOSTICS, Tool, type CanActivate, type ExecutionContext, type RequestLogEntry,
 } from '../../../lib';
+import type { Extension, ExtensionHost } from '../../../lib/entries/extensions';
 
 class Asking {
   @Tool({ description: 'Asks a question' })

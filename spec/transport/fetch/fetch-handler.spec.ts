@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { SILENT_DIAGNOSTICS, type FetchHandler, type HttpListener, type PhantomServer } from '../../../lib';
+import { SILENT_DIAGNOSTICS, type PhantomServer } from '../../../lib';
+import type { FetchHandler, HttpListener } from '../../../lib/entries/http';
 import { Gate } from '../../support/gate';
 import { Everything, Extra, everythingServer } from '../../integration/support/everything.fixture';
 import { Held } from '../../integration/support/held.fixture';

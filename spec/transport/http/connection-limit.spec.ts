@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { connect, type Socket } from 'node:net';
-import { PhantomServer, SILENT_DIAGNOSTICS, Tool, type HttpListener } from '../../../lib';
+import { PhantomServer, SILENT_DIAGNOSTICS, Tool } from '../../../lib';
+import type { HttpListener } from '../../../lib/entries/http';
 import { defaultMaxConnections } from '../../../lib/transport/http/connection-limit';
 import { INITIALIZE, post } from '../../integration/support/raw-http';
 

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { request } from 'node:http';
-import {
-  PhantomError, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Context, type HttpListener, type ListenOptions,
-} from '../../../lib';
+import { PhantomError, PhantomServer, SILENT_DIAGNOSTICS, Tool, type Context, type ListenOptions } from '../../../lib';
+import type { HttpListener } from '../../../lib/entries/http';
 import { openSession, post } from '../../integration/support/raw-http';
 import { Gate } from '../../support/gate';
 

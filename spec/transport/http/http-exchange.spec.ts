@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InMemoryEventStore } from '../../../lib';
+import { InMemoryEventStore } from '../../../lib/entries/seams';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../../lib/core/jsonrpc';
 import { sessionAnswerStreams, statelessAnswerStreams, type StreamFactory } from '../../../lib/transport/http/answer-streams';
 import { PostedCall } from '../../../lib/transport/http/http-calls';

@@ -3,10 +3,9 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import {
-  InMemoryEventStore, InMemorySessionStore, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, Tool,
-  type Context, type HttpListener, type PhantomServerOptions,
-} from '../../../lib';
+import { PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, Tool, type Context, type PhantomServerOptions } from '../../../lib';
+import type { HttpListener } from '../../../lib/entries/http';
+import { InMemoryEventStore, InMemorySessionStore } from '../../../lib/entries/seams';
 import { connectHttp } from '../../integration/support/sdk-clients';
 import { MCP_ACCEPT, openSession, post } from '../../integration/support/raw-http';
 import { Gate } from '../../support/gate';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
-import type { AuthDecision, Diagnostics, HttpOptions } from '../../../lib';
+import type { Diagnostics, HttpOptions } from '../../../lib';
+import type { AuthDecision } from '../../../lib/entries/http';
 import { GuardAnswer, RequestGate, type RequestContext } from '../../../lib/transport/http/request-gate';
 
 /** A request as the gate reads it: method, URL, headers, and the raw header list Node keeps. */

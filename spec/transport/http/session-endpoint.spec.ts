@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
-import { InMemoryEventStore, type SessionState } from '../../../lib';
+import { InMemoryEventStore, type SessionState } from '../../../lib/entries/seams';
 import type { JsonRpcMessage } from '../../../lib/core/jsonrpc';
 import type { StandaloneStream, StandaloneSink } from '../../../lib/protocol/in-flight';
 import type { RequestContext } from '../../../lib/transport/http/request-gate';

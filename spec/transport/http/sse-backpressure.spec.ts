@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InMemoryEventStore } from '../../../lib';
+import { InMemoryEventStore } from '../../../lib/entries/seams';
 import { SseStream } from '../../../lib/transport/http/sse-stream';
 import { statelessAnswerStreams } from '../../../lib/transport/http/answer-streams';
 import { PostedCall } from '../../../lib/transport/http/http-calls';

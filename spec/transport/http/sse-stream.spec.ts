@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InMemoryEventStore } from '../../../lib';
+import { InMemoryEventStore } from '../../../lib/entries/seams';
 import type { JsonRpcMessage } from '../../../lib/core/jsonrpc';
 import type { EventStore } from '../../../lib/protocol/seams/event-store';
 import { SseStream } from '../../../lib/transport/http/sse-stream';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InMemoryEventStore } from '../../../lib';
+import { InMemoryEventStore } from '../../../lib/entries/seams';
 import { UNLIMITED } from '../../../lib/transport/http/unread-watch';
 import type { SseStream } from '../../../lib/transport/http/sse-stream';
 import { StreamRegistry, type Schedule, type StreamLimits } from '../../../lib/transport/http/stream-registry';

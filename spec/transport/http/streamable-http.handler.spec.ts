@@ -4,10 +4,9 @@ import { IsBoolean } from 'class-validator';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import {
-  Elicit, Field, InMemoryEventStore, InMemorySessionStore, InProcessSessionBus, PhantomServer, Resource, ServerClosingError, SILENT_DIAGNOSTICS, Tool,
-  type Context, type HttpOptions, type StreamableHttpHandler,
-} from '../../../lib';
+import { Elicit, Field, PhantomServer, Resource, ServerClosingError, SILENT_DIAGNOSTICS, Tool, type Context, type HttpOptions } from '../../../lib';
+import type { StreamableHttpHandler } from '../../../lib/entries/http';
+import { InMemoryEventStore, InMemorySessionStore, InProcessSessionBus } from '../../../lib/entries/seams';
 import { connectHttp } from '../../integration/support/sdk-clients';
 import { INITIALIZE, openEvents, openSession, openSse, post, send, sseIds, sseMessages } from '../../integration/support/raw-http';
 import { call, meta, VERSION } from '../../integration/support/stateless-client';

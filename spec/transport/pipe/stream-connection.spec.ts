@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { InMemorySessionStore, InMemoryTransport, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, StdioTransport, Tool, type Context } from '../../../lib';
+import { InMemoryTransport, PhantomServer, ServerClosingError, SILENT_DIAGNOSTICS, StdioTransport, Tool, type Context } from '../../../lib';
+import { InMemorySessionStore } from '../../../lib/entries/seams';
 import type { MessageTransport } from '../../../lib/transport/pipe/message-transport';
 import { Gate } from '../../support/gate';
 

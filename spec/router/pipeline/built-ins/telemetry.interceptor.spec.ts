@@ -9,9 +9,9 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import { IsString } from 'class-validator';
 import {
-  Context, Elicit, ErrorCode, Field, Prompt, ProtocolError, PhantomServer, Resource, SILENT_DIAGNOSTICS, TelemetryInterceptor, Tool, ToolError, ToolResult,
-  userText, type TelemetryOptions,
+  Context, Elicit, ErrorCode, Field, Prompt, ProtocolError, PhantomServer, Resource, SILENT_DIAGNOSTICS, Tool, ToolError, ToolResult, userText,
 } from '../../../../lib';
+import { TelemetryInterceptor, type TelemetryOptions } from '../../../../lib/entries/otel';
 import { connect } from 'phantom-mcp/testing';
 import { call, meta as statelessMeta } from '../../../integration/support/stateless-client';
 import { LATEST_SESSION_VERSION } from '../../../../lib/protocol/versions';

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsString } from 'class-validator';
-import { Field, PhantomServer, TelemetryInterceptor, Tool } from '../../../../../lib';
+import { Field, PhantomServer, Tool } from '../../../../../lib';
+import { TelemetryInterceptor } from '../../../../../lib/entries/otel';
 
 class HelloArgs {
   @Field({ description: 'Who' }) @IsString() name!: string;
