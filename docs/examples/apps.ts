@@ -102,8 +102,7 @@ export class RoomTools {
 // #endregion forms
 
 // #region server
-import { PhantomServer } from 'phantom-mcp';
-import { apps } from 'phantom-mcp/extensions';
+import { apps, PhantomServer } from 'phantom-mcp';
 
 export function createServer(): PhantomServer {
   return new PhantomServer({

@@ -47,7 +47,7 @@ export class ChangelogExtension implements Extension {
 // #endregion extension
 
 // #region tool-hook
-import type { WireTool } from 'phantom-mcp';
+import type { WireTool } from 'phantom-mcp/protocol';
 import type { ExtensionTool } from 'phantom-mcp/extensions';
 
 /** Tools in preview: listed, with a flag, only to clients that declare the extension. */
@@ -65,8 +65,8 @@ export class PreviewExtension implements Extension {
 // #endregion tool-hook
 
 // #region chat-forms
-import { CallEndedSignal, ToolResult, type Context, type ElicitationFallback, type FallbackElicitation, type JsonObject } from 'phantom-mcp';
-import type { ElicitationFallbackCall, ExtensionServedTool, ExtensionTokens } from 'phantom-mcp/extensions';
+import { CallEndedSignal, ToolResult, type Context, type JsonObject } from 'phantom-mcp';
+import type { ElicitationFallback, ElicitationFallbackCall, ExtensionServedTool, ExtensionTokens, FallbackElicitation } from 'phantom-mcp/extensions';
 
 /** A call waiting for the user, as its token carries it. */
 interface PendingCall {

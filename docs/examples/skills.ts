@@ -31,8 +31,7 @@ export class LiveSkills {
 
 // #region server
 import { IsString } from 'class-validator';
-import { Field, PhantomServer, Tool } from 'phantom-mcp';
-import { skills } from 'phantom-mcp/extensions';
+import { Field, PhantomServer, skills, Tool } from 'phantom-mcp';
 
 export class ServiceArgs {
   @Field({ description: 'The service, e.g. billing' })

@@ -3,8 +3,7 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { McpError, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect } from 'phantom-mcp/testing';
-import { PhantomServer } from 'phantom-mcp';
-import { skills } from 'phantom-mcp/extensions';
+import { PhantomServer, skills } from 'phantom-mcp';
 import { createServer, publishStyleGuide, SKILLS_FOLDER } from '../../../docs/examples/skills';
 import { eventually } from '../../support/eventually';
 
