@@ -73,10 +73,9 @@ export function builtInRule(name: string, constraints: readonly unknown[]): Rule
  * rules, and strings of the shapes the validator.js rules look for.
  */
 export const PROBES: readonly unknown[] = Object.freeze([
-  undefined, null, true, false, 0, -0, 1, -1, 2, 1.5, -2.5, 3, 10, 14, 100, 1e21, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY,
-  '', ' ', 'a', 'A', 'ab', 'abc', 'abcdef', 'x1', '12', '1.5', 'true', '😀', 'a@b.co', 'not an email', 'https://example.com/x', 'example',
-  '2020-01-01', '2020-01-01T10:00:00Z', '2020-13-45', '123e4567-e89b-42d3-a456-426614174000', '#fff', '1.2.3',
-  [], [1], ['a', 'b'], ['a', 'a'], {}, { a: 1 }, new Date(0), new Date(Number.NaN),
+  undefined, null, true, 0, 1, -1, 1.5, 14, 100, Number.NaN, Number.POSITIVE_INFINITY,
+  '', 'a', 'abc', '1.5', '😀', 'a@b.co', 'https://example.com/x', '2020-01-01T10:00:00Z', '2020-13-45', '123e4567-e89b-42d3-a456-426614174000',
+  [], ['a', 'a'], {}, new Date(0),
 ]);
 
 /**

@@ -135,7 +135,7 @@ const COMPILED_TYPES: ReadonlySet<string> = new Set(['customValidation', 'condit
 export function readPropertyRules(cls: Function): PropertyRules[] | undefined {
   const storage = getMetadataStorage();
   const byTarget = (storage as unknown as { validationMetadatas?: unknown }).validationMetadatas;
-  if (!(byTarget instanceof Map) || [...byTarget.keys()].some((key) => typeof key === 'string')) return undefined;
+  if (!(byTarget instanceof Map) || hasSchemaTargets(byTarget)) return undefined;
   const byProperty = new Map<string, ValidationMetadata[]>();
   for (const m of targetMetadatas(cls)) {
     if (m.groups?.length || !COMPILED_TYPES.has(m.type)) return undefined;
@@ -151,6 +151,21 @@ export function readPropertyRules(cls: Function): PropertyRules[] | undefined {
     rules: [...metadatas.filter((m) => m.type === 'isDefined'), ...metadatas.filter((m) => m.type === 'customValidation')].map((m) => ruleCheck(property, m)),
     nested: metadatas.some((m) => m.type === 'nestedValidation'),
   }));
+}
+
+const schemaTargets = { size: -1, found: false };
+
+/**
+ * Whether a schema was registered by name (`registerSchema`): its rules are keyed by a string.
+ * Looked for again only when the storage has grown, so that compiling 10,000 classes, all
+ * registered before the first call, does not walk the storage 10,000 times.
+ */
+function hasSchemaTargets(byTarget: Map<unknown, unknown>): boolean {
+  if (byTarget.size !== schemaTargets.size) {
+    schemaTargets.size = byTarget.size;
+    schemaTargets.found = [...byTarget.keys()].some((key) => typeof key === 'string');
+  }
+  return schemaTargets.found;
 }
 
 type ConstraintInstance = { validate(value: unknown, args: unknown): unknown };

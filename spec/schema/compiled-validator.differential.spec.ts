@@ -26,7 +26,7 @@ const INPUTS_PER_SHAPE = 12;
 /** Where two validated values differ (`undefined` when they do not): classes, own keys and values, at every depth. */
 function difference(a: unknown, b: unknown, path = 'value'): string | undefined {
   if (Object.is(a, b)) return undefined;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return `${path}: ${String(a)} vs ${String(b)}`;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return `${path}: ${typeof a} ${String(a)} vs ${typeof b} ${String(b)}`;
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${path}: ${a.constructor?.name} vs ${b.constructor?.name}`;
   if (a instanceof Date) return Object.is(a.getTime(), (b as Date).getTime()) ? undefined : `${path}: ${String(a)} vs ${String(b)}`;
   const keysA = Reflect.ownKeys(a).map(String);

@@ -170,7 +170,7 @@ const DESIGN_TYPES: Readonly<Record<string, Function>> = { string: String, numbe
 export const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
     null, undefined, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 1e308, 2 ** 53 + 1, -1, 1.5, '', ' ', '😀', 'skip',
-    '__proto__', 'constructor', 'true', '1', '0x10', '1e3', [], [null], [[1]], [1, 'a'], {}, { a: 1 }, true, false,
+    '__proto__', 'constructor', 'true', '1', '0x10', '1e3', 'Low', [], [null], [[1]], [1, 'a'], {}, { a: 1 }, true, false,
     JSON.parse('{"__proto__": {"polluted": 1}}'), new Date(0), Object.create(null), Symbol('s'),
   ),
   fc.string({ maxLength: 6 }),
