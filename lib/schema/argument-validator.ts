@@ -7,7 +7,7 @@ import { toOptions } from './field-options.applier';
 import { cloneValue, describeKind, type JsonSchema, type Validated } from './json-schema.types';
 import { unlistedEnumValues } from './enum-members.check';
 import { formatValidationErrors, issuePath } from './validation-issues.formatter';
-import { directValidator } from './direct-validator';
+import { compiledValidator } from './compiled-validator';
 import { oversizeArrays } from './array-limits';
 
 export type { Validated } from './json-schema.types';
@@ -39,11 +39,24 @@ export async function validateArguments<T>(cls: Constructor<T>, input: unknown, 
 }
 
 /**
- * `validateArguments` without a promise where none is needed: what the fast path (flat DTOs,
- * valid input) or a malformed `input` decides comes back at once, and only class-validator's own
- * run is awaited. The argument pipe of every call goes through it.
+ * `validateArguments` without a promise where none is needed: what the compiled validator (valid
+ * input of a class it covers) or a malformed `input` decides comes back at once, and only
+ * class-validator's own run is awaited. The argument pipe of every call goes through it.
  */
 export function checkArguments<T>(cls: Constructor<T>, input: unknown, options: ValidateArgumentsOptions = {}): Validated<T> | Promise<Validated<T>> {
+  return check(cls, input, options, true);
+}
+
+/**
+ * `checkArguments` with the compiled validator left out: class-transformer + class-validator
+ * alone, the behaviour the compiled validator must reproduce exactly. For specs and benches.
+ * Not part of the public surface.
+ */
+export function checkArgumentsFully<T>(cls: Constructor<T>, input: unknown, options: ValidateArgumentsOptions = {}): Validated<T> | Promise<Validated<T>> {
+  return check(cls, input, options, false);
+}
+
+function check<T>(cls: Constructor<T>, input: unknown, options: ValidateArgumentsOptions, compiled: boolean): Validated<T> | Promise<Validated<T>> {
   const args = input === undefined ? {} : input;
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     return { ok: false, issues: [`arguments: expected an object, got ${describeKind(args)}`] };
@@ -56,8 +69,10 @@ export function checkArguments<T>(cls: Constructor<T>, input: unknown, options: 
       const oversize = oversizeArrays(plain, options.maxArrayItems);
       if (oversize.length > 0) return { ok: false, issues: [...oversize] };
     }
-    const direct = directValidator(cls as Constructor, schema)?.(plain);
-    if (direct) return { ok: true, value: direct as T };
+    // Valid input of a covered class is built and checked here; anything else, invalid input
+    // included, takes the full path, which also words the issues.
+    const fast = compiled ? compiledValidator(cls, schema)?.(plain) : undefined;
+    if (fast) return { ok: true, value: fast as T };
     return fullyValidated(cls, plain, schema);
   } catch (error) {
     return notValidated(error);

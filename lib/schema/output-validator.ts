@@ -1,5 +1,6 @@
 import type { Constructor } from '../metadata/metadata-store';
 import { validateArguments } from './argument-validator';
+import type { Validated } from './json-schema.types';
 import { compileClassSchema } from './class-schema.compiler';
 import { compileSchemaCheck } from './json-schema.validator';
 import { issuePath } from './validation-issues.formatter';
@@ -20,6 +21,15 @@ export type OutputCheck = (structured: unknown) => Promise<string[]>;
  * await check({ temperature: 'hot', extra: 1 }); // ['temperature: must be a number ...', 'extra: is not allowed']
  */
 export function compileOutputCheck(cls: Constructor): OutputCheck {
+  return compileOutputCheckWith(cls, validateArguments);
+}
+
+/**
+ * `compileOutputCheck` with the validator of the DTO's rules given: the argument validator in
+ * production; a spec compares it with the full class-transformer + class-validator path.
+ * Not part of the public surface.
+ */
+export function compileOutputCheckWith(cls: Constructor, validate: (cls: Constructor, value: unknown) => Promise<Validated<unknown>>): OutputCheck {
   const conforms = compileSchemaCheck(compileClassSchema(cls), 'structuredContent');
   return async (structured) => {
     if (structured === undefined) return ['structuredContent: is missing (a tool with an output schema must return an object)'];
@@ -29,7 +39,7 @@ export function compileOutputCheck(cls: Constructor): OutputCheck {
     } catch (error) {
       return [`structuredContent: is not JSON (${error instanceof Error ? error.message : String(error)})`];
     }
-    const checked = await validateArguments(cls, structured);
+    const checked = await validate(cls, structured);
     const byRules = checked.ok ? [] : checked.issues;
     const reported = new Set(byRules.map(issuePath));
     return [...byRules, ...conforms(wire).filter((line) => !reported.has(issuePath(line)))];

@@ -5,6 +5,7 @@
  */
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { agreesOnProbes, builtInRule } from './rule-functions';
 
 /** The normalised view of one class-validator metadata entry (one decorator on one property). */
 export interface ValidationRule {
@@ -25,6 +26,8 @@ export interface ValidationRule {
 /** What class-transformer's `@Type(() => X)` says about a property. */
 interface TypeMetadata {
   readonly typeFunction: (options?: unknown) => unknown;
+  /** The property's `design:type` when `@Type` was applied. */
+  readonly reflectedType?: unknown;
   readonly options?: { discriminator?: { subTypes?: readonly { value: unknown }[] } };
 }
 
@@ -34,6 +37,8 @@ interface TransformerStorage {
   findExposeMetadata(target: Function, propertyName: string): unknown;
   findExcludeMetadata(target: Function, propertyName: string): unknown;
   getStrategy(target: Function): string;
+  getExposedMetadatas(target: Function): readonly unknown[];
+  getExcludedMetadatas(target: Function): readonly unknown[];
 }
 
 // class-transformer ships no typings for its storage module, and exports no accessor for it.
@@ -102,75 +107,161 @@ function isFunction(value: unknown): value is Function {
 }
 
 /**
- * One property's rules as direct checks, run exactly as class-validator's executor runs them:
- * conditions first (a false one skips the property), then `@IsDefined`, then every other rule,
- * each through the constraint instance class-validator registered. A check answers `true`,
- * `false`, or `undefined` when it cannot decide synchronously (an async rule).
+ * One property's rules, ready to run exactly as class-validator's executor runs them: every
+ * condition first (one false skips the property), then `@IsDefined`, then the other rules in
+ * declaration order, then nested validation.
  */
-export type PropertyCheck = (value: unknown, object: object) => boolean | undefined;
-
-const TRANSFORMATION_TYPES = [0, 1, 2]; // class-transformer's PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS
-
-/**
- * Checks for every validated property of `cls`, or `undefined` when the class uses something the
- * direct path does not reproduce (groups, nested or whitelist rules, any class-transformer
- * decorator): such classes always take the full class-transformer + class-validator path.
- */
-export function compilePropertyChecks(cls: Function, properties: readonly string[]): Map<string, PropertyCheck> | undefined {
-  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
-    if (transformerStorage.getStrategy(c as Function) !== 'none') return undefined;
-  }
-  for (const name of properties) {
-    if (transformerStorage.findTypeMetadata(cls, name) || transformerStorage.findExposeMetadata(cls, name) || transformerStorage.findExcludeMetadata(cls, name)) return undefined;
-    if (TRANSFORMATION_TYPES.some((t) => transformerStorage.findTransformMetadatas(cls, name, t).length > 0)) return undefined;
-  }
-  const storage = getMetadataStorage();
-  const byProperty = new Map<string, ValidationMetadata[]>();
-  for (const m of targetMetadatas(cls)) {
-    if (m.groups?.length || !DIRECT_TYPES.has(m.type)) return undefined;
-    if (m.type !== 'conditionalValidation' && storage.getTargetValidatorConstraints(m.constraintCls).length === 0) return undefined;
-    byProperty.set(m.propertyName, [...(byProperty.get(m.propertyName) ?? []), m]);
-  }
-  const checks = new Map<string, PropertyCheck>();
-  for (const [name, metadatas] of byProperty) checks.set(name, propertyCheck(name, metadatas));
-  return checks;
+export interface PropertyRules {
+  readonly property: string;
+  /** `@IsOptional` and `@ValidateIf`: `(object, value) => boolean`. */
+  readonly conditions: readonly ((object: object, value: unknown) => boolean)[];
+  /** `@IsDefined` first, then every other rule; each answers `true`, `false`, or `undefined` (cannot say synchronously). */
+  readonly rules: readonly RuleCheck[];
+  /** `@ValidateNested`: the value's objects are validated by their own class's rules. */
+  readonly nested: boolean;
 }
 
-const DIRECT_TYPES: ReadonlySet<string> = new Set(['customValidation', 'conditionalValidation', 'isDefined']);
+/** One rule on one property, `each` included: `(value, object) => verdict`. */
+export type RuleCheck = (value: unknown, object: object) => boolean | undefined;
 
-function propertyCheck(property: string, metadatas: readonly ValidationMetadata[]): PropertyCheck {
-  const conditions = metadatas.filter((m) => m.type === 'conditionalValidation');
-  const rules = [...metadatas.filter((m) => m.type === 'isDefined'), ...metadatas.filter((m) => m.type === 'customValidation')];
+/** Rule kinds the compiled validator runs itself; any other (groups aside) sends the class to the full path. */
+const COMPILED_TYPES: ReadonlySet<string> = new Set(['customValidation', 'conditionalValidation', 'isDefined', 'nestedValidation']);
+
+/**
+ * The rules of `cls` grouped by property, or `undefined` when the class uses something the
+ * compiled validator does not reproduce: groups, async rules, promise or whitelist rules, or a
+ * schema registered by name (class-validator then mixes its rules into nested classes).
+ */
+export function readPropertyRules(cls: Function): PropertyRules[] | undefined {
   const storage = getMetadataStorage();
-  const runners = rules.map((m) => {
-    const instances = storage.getTargetValidatorConstraints(m.constraintCls).map((c) => c.instance as { validate(value: unknown, args: unknown): unknown });
-    return { m, instances };
-  });
-  return (value, object) => {
-    for (const condition of conditions) if (!(condition.constraints[0] as (o: object, v: unknown) => boolean)(object, value)) return true;
-    for (const { m, instances } of runners) {
-      const validateIf = (m as { validateIf?: (o: object, v: unknown) => boolean }).validateIf;
-      if (validateIf && !validateIf(object, value)) continue;
-      const args = { targetName: object.constructor?.name, property, object, value, constraints: m.constraints };
-      const each = m.each && Array.isArray(value);
-      for (const instance of instances) {
-        const verdict = each ? everyItem(instance, value as unknown[], args) : instance.validate(value, args);
-        if (typeof verdict !== 'boolean') return undefined;
-        if (!verdict) return false;
-      }
+  const byTarget = (storage as unknown as { validationMetadatas?: unknown }).validationMetadatas;
+  if (!(byTarget instanceof Map) || hasSchemaTargets(byTarget)) return undefined;
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (const m of targetMetadatas(cls)) {
+    if (m.groups?.length || !COMPILED_TYPES.has(m.type)) return undefined;
+    if (m.type === 'customValidation' || m.type === 'isDefined') {
+      const constraints = storage.getTargetValidatorConstraints(m.constraintCls);
+      if (constraints.length === 0 || constraints.some((c) => c.async)) return undefined;
     }
-    return true;
-  };
+    byProperty.set(m.propertyName, [...(byProperty.get(m.propertyName) ?? []), m]);
+  }
+  return [...byProperty].map(([property, metadatas]) => Object.freeze({
+    property,
+    conditions: metadatas.filter((m) => m.type === 'conditionalValidation').map((m) => m.constraints[0] as (object: object, value: unknown) => boolean),
+    rules: [...metadatas.filter((m) => m.type === 'isDefined'), ...metadatas.filter((m) => m.type === 'customValidation')].map((m) => ruleCheck(property, m)),
+    nested: metadatas.some((m) => m.type === 'nestedValidation'),
+  }));
+}
+
+const schemaTargets = { size: -1, found: false };
+
+/**
+ * Whether a schema was registered by name (`registerSchema`): its rules are keyed by a string.
+ * Looked for again only when the storage has grown, so that compiling 10,000 classes, all
+ * registered before the first call, does not walk the storage 10,000 times.
+ */
+function hasSchemaTargets(byTarget: Map<unknown, unknown>): boolean {
+  if (byTarget.size !== schemaTargets.size) {
+    schemaTargets.size = byTarget.size;
+    schemaTargets.found = [...byTarget.keys()].some((key) => typeof key === 'string');
+  }
+  return schemaTargets.found;
+}
+
+type ConstraintInstance = { validate(value: unknown, args: unknown): unknown };
+
+/**
+ * A built-in rule (by name, and answering like its constraint instance on the probes) is called
+ * directly; any other runs through the instance class-validator registered, with the same
+ * arguments the executor builds.
+ */
+function ruleCheck(property: string, m: ValidationMetadata): RuleCheck {
+  const instances = getMetadataStorage().getTargetValidatorConstraints(m.constraintCls).map((c) => c.instance as ConstraintInstance);
+  const argsFor = (object: object, value: unknown) => ({ targetName: object.constructor?.name, property, object, value, constraints: m.constraints });
+  const bound = builtInRule(m.name ?? '', m.constraints ?? []);
+  const direct = bound && instances.length === 1 && agreesOnProbes(bound, (probe) => instances[0].validate(probe, argsFor({}, probe))) ? bound : undefined;
+  const validateIf = (m as { validateIf?: (object: object, value: unknown) => boolean }).validateIf;
+  const each = m.each === true;
+  const check: RuleCheck = direct
+    ? (value) => (each && Array.isArray(value) ? value.every(direct) : direct(value))
+    : (value, object) => {
+        const args = argsFor(object, value);
+        for (const instance of instances) {
+          const verdict = each && Array.isArray(value) ? everyItem(instance, value, args) : settled(instance.validate(value, args));
+          if (verdict !== true) return verdict;
+        }
+        return true;
+      };
+  return validateIf ? (value, object) => (validateIf(object, value) ? check(value, object) : true) : check;
 }
 
 /** A rule with `each` on an array: every item must pass; `undefined` as soon as one cannot be decided synchronously. */
-function everyItem(instance: { validate(value: unknown, args: unknown): unknown }, items: readonly unknown[], args: unknown): boolean | undefined {
+function everyItem(instance: ConstraintInstance, items: readonly unknown[], args: unknown): boolean | undefined {
   for (const item of items) {
-    const verdict = instance.validate(item, args);
-    if (typeof verdict !== 'boolean') return undefined;
-    if (!verdict) return false;
+    const verdict = settled(instance.validate(item, args));
+    if (verdict !== true) return verdict;
   }
   return true;
+}
+
+/** A boolean verdict as it is; anything else (a promise, a truthy object) is not one the compiled path decides. */
+function settled(verdict: unknown): boolean | undefined {
+  if (typeof verdict === 'boolean') return verdict;
+  if (verdict !== null && typeof verdict === 'object' && typeof (verdict as { catch?: unknown }).catch === 'function') {
+    (verdict as Promise<unknown>).catch(() => undefined); // the full path runs it again and reports
+  }
+  return undefined;
+}
+
+const TRANSFORMATION_TYPES = [0, 1, 2]; // class-transformer's PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS
+
+/** What class-transformer does with one property on the way in: convert it to `type`, or copy it (`type` undefined). */
+export interface PropertyTransform {
+  readonly type: Function | undefined;
+}
+
+const NO_TYPE: PropertyTransform = Object.freeze({ type: undefined });
+
+/**
+ * Whether class-transformer builds instances of `cls` by plain copying: the default strategy
+ * along its prototype chain and no `@Expose`/`@Exclude` anywhere on it.
+ */
+export function transformsPlainly(cls: Function): boolean {
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    if (transformerStorage.getStrategy(c as Function) !== 'none') return false;
+  }
+  return transformerStorage.getExposedMetadatas(cls).length === 0 && transformerStorage.getExcludedMetadatas(cls).length === 0;
+}
+
+/**
+ * How class-transformer converts `cls`'s property `name`, or `undefined` when the compiled
+ * validator does not reproduce it: `@Transform`, a discriminator, a `@Type` function that reads
+ * its arguments or throws, or a declared type (Set, Map) that changes the container it builds.
+ */
+export function readPropertyTransform(cls: Function, name: string): PropertyTransform | undefined {
+  if (TRANSFORMATION_TYPES.some((t) => transformerStorage.findTransformMetadatas(cls, name, t).length > 0)) return undefined;
+  const meta = transformerStorage.findTypeMetadata(cls, name);
+  if (!meta) return NO_TYPE;
+  if (meta.options?.discriminator || typeof meta.typeFunction !== 'function' || meta.typeFunction.length > 0) return undefined;
+  if (!buildsPlainArray(meta.reflectedType)) return undefined;
+  try {
+    const type = meta.typeFunction();
+    return typeof type === 'function' ? Object.freeze({ type }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** class-transformer builds an array value into `new reflectedType()` when that is a Set or has `push`. */
+function buildsPlainArray(reflectedType: unknown): boolean {
+  if (reflectedType === undefined || reflectedType === Array) return true;
+  if (typeof reflectedType !== 'function' || reflectedType === Map) return false;
+  try {
+    const made: unknown = Reflect.construct(reflectedType, []);
+    return !(made instanceof Set) && !(made !== null && typeof made === 'object' && 'push' in made);
+  } catch {
+    return false;
+  }
 }
 
 type ByTarget = Map<Function, ValidationMetadata[]>;
