@@ -1,6 +1,10 @@
+import { dirname } from 'node:path';
+import { isRegistryName } from '../entries/http';
+import type { PhantomServer } from '../index';
 import { portFlag, valueFlag, type ParsedArguments } from './arguments';
 import { EXIT, type Command, type CliIo } from './command';
-import { loadServer } from './server-module';
+import { nearestPackage } from './distribution/server-facts';
+import { loadServer, modulePath } from './server-module';
 import { serve, type ServeSettings } from './serving';
 
 /** The flags `serve` and `dev` share. */
@@ -13,6 +17,15 @@ export const SERVE_FLAGS_USAGE = `  --http          serve Streamable HTTP at htt
 
 export function serveSettings(args: ParsedArguments, io: CliIo): ServeSettings {
   return { http: args.flags.http === true, port: portFlag(args, 3000), host: valueFlag(args, 'host'), log: (line) => io.err(`${line}\n`) };
+}
+
+/**
+ * The registry name the server card takes, as the `card` command does: the server's own name when
+ * it has the registry's form, else the `mcpName` of the module's package.json (undefined: the
+ * server's name as it is).
+ */
+function cardName(server: PhantomServer, module: string): string | undefined {
+  return isRegistryName(server.info.name) ? undefined : nearestPackage(dirname(module))?.mcpName;
 }
 
 export const serveCommand: Command = {
@@ -32,7 +45,8 @@ ${SERVE_FLAGS_USAGE}
   async run(args, io) {
     const settings = serveSettings(args, io);
     const server = await loadServer(args.positionals.module, io.cwd, { exportName: valueFlag(args, 'export') });
-    await serve(server, settings);
+    const name = settings.http ? cardName(server, modulePath(args.positionals.module, io.cwd)) : undefined;
+    await serve(server, name === undefined ? settings : { ...settings, httpOptions: { ...settings.httpOptions, serverCard: { name } } });
     return EXIT.ok;
   },
 };
