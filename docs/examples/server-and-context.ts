@@ -3,7 +3,8 @@
 import 'reflect-metadata';
 // #region context
 import { IsInt, Max, Min } from 'class-validator';
-import { Context, ContextKey, Field, Tool, ToolError, type ExecutionContext } from 'phantom-mcp';
+import { Context, ContextKey, Field, Tool, ToolError } from 'phantom-mcp';
+import type { ExecutionContext } from 'phantom-mcp';
 
 /** Per-call data: a guard stores it, the handler reads it. */
 export const STARTED_AT = new ContextKey<number>('startedAt');
@@ -22,11 +23,12 @@ export class CountdownArgs {
 }
 
 export class CountdownTools {
-  @Tool({ description: 'Counts down, one step a second', readOnly: true })
+  @Tool({ description: 'Counts down, a step a second', readOnly: true })
   async countdown({ from }: CountdownArgs, ctx: Context) {
     await ctx.log.info(`counting down from ${from}`);
     for (let left = from; left > 0; left--) {
-      await ctx.progress(from - left, from, `${left} to go`); // sent if the client asked
+      // sent only if the client asked for progress
+      await ctx.progress(from - left, from, `${left} to go`);
       await ctx.sleep(1000); // rejects once the call is cancelled
     }
     return { done: from, since: ctx.get(STARTED_AT) !== undefined };
@@ -34,7 +36,7 @@ export class CountdownTools {
 
   @Tool({ description: 'Who is calling, and how', readOnly: true })
   whoami(_args: unknown, ctx: Context) {
-    if (ctx.era === undefined) throw new ToolError('Call me through a client');
+    if (ctx.era === undefined) throw new ToolError('Call me from a client');
     return {
       era: ctx.era,
       protocolVersion: ctx.protocolVersion,
@@ -57,7 +59,8 @@ export function createServer(): PhantomServer {
     instructions: 'Use countdown for timers of up to ten seconds.',
     providers: [CountdownTools],
     pageSize: 1, // one tool per page of tools/list
-    requestTimeoutMs: 60_000, // how long ctx.elicit, sample and listRoots wait
+    // how long ctx.elicit, ctx.sample and ctx.listRoots wait
+    requestTimeoutMs: 60_000,
   });
   return server.use(StampGuard);
 }
@@ -83,12 +86,15 @@ export class BrokenTools {
   }
 }
 
-export function problemsOf(providers: Array<new (...args: never[]) => unknown>): readonly string[] {
+type Provider = new (...args: never[]) => unknown;
+
+export function problemsOf(providers: Provider[]): readonly string[] {
   try {
     new PhantomServer({ name: 'broken', version: '1.0.0', providers });
     return [];
   } catch (error) {
-    if (error instanceof DefinitionError) return error.problems; // every problem, at once
+    // every problem, at once
+    if (error instanceof DefinitionError) return error.problems;
     throw error;
   }
 }

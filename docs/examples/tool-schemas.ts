@@ -8,7 +8,9 @@ import { Field, PhantomServer, Tool } from 'phantom-mcp';
 
 export class Conditions {
   @Field({ description: 'City name' }) @IsString() city!: string;
-  @Field({ description: 'Highest temperature, in °C' }) @IsInt() high!: number;
+  @Field({ description: 'Highest temperature, in °C' })
+  @IsInt()
+  high!: number;
 }
 
 export class CityArgs {
@@ -16,8 +18,8 @@ export class CityArgs {
 }
 
 export class ConditionTools {
-  // outputSchema is advertised, and every result is checked against it before it is sent
-  @Tool({ description: 'Today in a city', readOnly: true, output: Conditions })
+  // advertised as outputSchema; every result is checked against it
+  @Tool({ description: 'Today in a city', output: Conditions })
   today({ city }: CityArgs): Conditions {
     return { city, high: city === 'Oslo' ? 18 : 24 };
   }
@@ -46,13 +48,16 @@ export enum Tone { Formal = 'formal', Casual = 'casual' }
 
 export class GreetingArgs {
   @Field({ description: 'How to greet' }) @IsEnum(Tone) tone!: Tone;
-  @Field({ description: 'How many times' }) @IsInt() @Min(1) @Max(3) times = 1;
+  @Field({ description: 'How many times' })
+  @IsInt() @Min(1) @Max(3)
+  times = 1;
 }
 
 export class GreetingTools {
   @Tool({ description: 'A greeting in a tone', readOnly: true })
   greet({ tone, times }: GreetingArgs): string {
-    return (tone === Tone.Formal ? 'Good day. ' : 'Hi! ').repeat(times).trim();
+    const once = tone === Tone.Formal ? 'Good day. ' : 'Hi! ';
+    return once.repeat(times).trim();
   }
 }
 // #endregion enum
@@ -68,7 +73,8 @@ export const IsSlug = () => ValidateBy({
   name: 'isSlug',
   validator: {
     validate: (value) => typeof value === 'string' && SLUG.test(value),
-    defaultMessage: () => 'must be a slug: a-z, 0-9 and -', // the line the model reads
+    // the line the model reads when a value fails:
+    defaultMessage: () => 'must be a slug: a-z, 0-9 and -',
   },
 });
 

@@ -78,7 +78,7 @@ describe('docs/examples/server-and-context.ts (the server and Context reference)
     it('has no era in-process (server.handle), where the tool answers with its ToolError', async () => {
       const outcome = await createServer().handle('tools/call', { name: 'whoami', arguments: {} }) as { result: { isError?: boolean } };
       expect(outcome.result.isError).to.equal(true);
-      expect(textOf(outcome.result as never)).to.equal('Call me through a client');
+      expect(textOf(outcome.result as never)).to.equal('Call me from a client');
     });
   });
 
