@@ -27,6 +27,7 @@ export default defineConfig({
           { text: 'Dependency injection', link: '/guide/dependency-injection' },
           { text: 'Elicitation', link: '/guide/elicitation' },
           { text: 'Testing', link: '/guide/testing' },
+          { text: 'Server and Context', link: '/guide/server-and-context' },
         ],
       },
       {
