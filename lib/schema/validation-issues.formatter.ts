@@ -41,7 +41,12 @@ function messagesOf(error: ValidationError): string[] {
   const constraints = error.constraints ?? {};
   const failed = Object.keys(constraints);
   const types = failed.filter((rule) => TYPE_RULES.has(rule));
-  return (types.length ? types : failed).map((rule) => (Object.hasOwn(REWORDINGS, rule) ? REWORDINGS[rule](constraints[rule], error) : constraints[rule]));
+  return (types.length ? types : failed).map((rule) => {
+    const message = constraints[rule];
+    // A custom rule without a message (ValidateBy with no defaultMessage) would leave the line empty: name the rule.
+    if (message === undefined || message.trim() === '') return `fails the ${rule} rule`;
+    return Object.hasOwn(REWORDINGS, rule) ? REWORDINGS[rule](message, error) : message;
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidateBy, ValidateNested } from 'class-validator';
 import { Field } from '../../lib/decorators/field.decorator';
 import { validateArguments } from '../../lib/schema';
 
@@ -73,6 +73,12 @@ describe('validateArguments', () => {
     it('says only the type of a value of the wrong type, not the rules it cannot be checked against', async () => {
       const result = await validateArguments(ForecastArgs, { city: 42, days: '30' });
       expect(result).to.deep.equal({ ok: false, issues: ['city: must be a string', 'days: must be an integer number'] });
+    });
+
+    it('names a custom rule that has no message rather than leaving the line empty', async () => {
+      const isSlug = () => ValidateBy({ name: 'isSlug', validator: { validate: (value: unknown) => typeof value === 'string' && /^[a-z-]+$/.test(value) } });
+      class Page { @Field({ description: 'slug' }) @IsString() @isSlug() slug!: string; }
+      expect(await validateArguments(Page, { slug: 'Not A Slug' })).to.deep.equal({ ok: false, issues: ['slug: fails the isSlug rule'] });
     });
 
     it('says a missing required property is required', async () => {
