@@ -1,28 +1,19 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Diagnostics, PhantomServer } from 'phantom-mcp';
 import type { HttpListener } from 'phantom-mcp/http';
 import { connect, expectToolError, textOf } from 'phantom-mcp/testing';
 import { createServer, Timings, type Caller } from '../../../docs/examples/pipeline';
 import { openSession, post } from '../../integration/support/raw-http';
 import { call, meta } from '../../integration/support/stateless-client';
+import { failureOf } from '../../support/failure-of';
 
 const QUIET: Diagnostics = { info: () => {}, warn: () => {}, error: () => {} };
 const STILL = () => 0; // the rate limit's clock, held still: no call is earned back
 const ADA: Caller = { sub: 'ada', scopes: ['notes:write'] };
 const BOB: Caller = { sub: 'bob', scopes: ['notes:write'] };
 const WRITE = { name: 'write', arguments: { slug: 'welcome', text: 'Hello' } };
-
-async function failureOf(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as McpError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('docs/examples/pipeline.ts (the pipeline guide)', () => {
   const clients: Client[] = [];

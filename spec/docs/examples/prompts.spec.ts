@@ -1,18 +1,9 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { connect } from 'phantom-mcp/testing';
 import { createServer } from '../../../docs/examples/prompts';
-
-async function failureOf(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as McpError;
-  }
-  throw new Error('expected the request to fail');
-}
+import { failureOf } from '../../support/failure-of';
 
 describe('docs/examples/prompts.ts (the prompts guide)', () => {
   it('sends an argument\'s title from @Field', async () => {

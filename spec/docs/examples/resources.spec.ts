@@ -4,18 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceUpdatedNotificationSchema, type McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect, textOf } from 'phantom-mcp/testing';
 import { createServer, DocsFolder } from '../../../docs/examples/resources';
-
-async function failureOf(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as McpError;
-  }
-  throw new Error('expected the request to fail');
-}
+import { failureOf } from '../../support/failure-of';
 
 /** The text of the first contents of a read. */
 async function read(client: Client, uri: string) {
