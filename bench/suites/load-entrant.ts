@@ -19,12 +19,31 @@ async function between(running: Running): Promise<void> {
   await running.server.drain();
 }
 
+/**
+ * How a recorded round begins when the entrants are interleaved. An entrant left idle for a
+ * minute while the others ran costs more per call in its next second (its heap shrunk by V8's
+ * memory reducer, its caches and branch history another process's): the rounds of the run of 2026-12-02 12:08 cost
+ * 42 / 51 / 374 µs a call (bare, phantom, the SDK) against 27 / 40 / 223 in the warm-up windows just
+ * before. So each recorded round is preceded by `seconds` of the same calls, unrecorded, and then
+ * waits (at most 2 s) until the other servers (`others`) have stopped using the CPU, so that the
+ * collections an idle process runs late do not fall inside another entrant's round.
+ */
+export interface Rewarm {
+  readonly seconds: number;
+  readonly others: () => readonly number[];
+}
+
 /** One contender driven with one call for a round, then drained. */
-export function loadEntrant(label: string, running: Running, call: Call, timed: Timed, connections: number): Entrant<LoadSample> {
+export function loadEntrant(label: string, running: Running, call: Call, timed: Timed, connections: number, rewarm?: Rewarm): Entrant<LoadSample> {
   const prepared = running.prepared.get(call)!;
   return {
     label,
     run: async ({ warm, onTick }) => {
+      if (!warm && rewarm) {
+        await drive(prepared, { connections, seconds: rewarm.seconds, onTick: () => undefined });
+        await between(running);
+        await quiet(rewarm.others().filter((pid) => pid !== running.server.pid));
+      }
       const before = cpuMicros(running.server.pid);
       const sample = await drive(prepared, { connections, seconds: warm ? timed.warmupSeconds : timed.seconds, onTick });
       const after = cpuMicros(running.server.pid);
@@ -65,6 +84,18 @@ export function sizedEntrant(label: string, running: Running, call: Call, timed:
       return sample;
     },
   };
+}
+
+/** Waits until the processes `pids` together used at most one clock tick of CPU over 200 ms, or 2 s have passed. */
+async function quiet(pids: readonly number[]): Promise<void> {
+  const total = () => pids.reduce((sum, pid) => sum + (cpuMicros(pid) ?? 0), 0);
+  const deadline = Date.now() + 2_000;
+  for (let last = total(); Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = total();
+    if (now - last <= 10_000) return;
+    last = now;
+  }
 }
 
 /** The server's CPU time over the run, per answer (what it cost to serve one, whatever the generator could do). */

@@ -6,7 +6,7 @@ import { everyEntrant, interleave, type Entrant } from '../harness/rounds';
 import { warmUntilStable, type WarmupRecord } from '../harness/warmup';
 import { bytes, firstLine } from '../report/format';
 import type { ByContender, RateFigures, RetainedMemory, ThroughputFigures, TokenCost } from '../report/results';
-import { loadEntrant, rateFigures, showRate } from './load-entrant';
+import { loadEntrant, rateFigures, showRate, type Rewarm } from './load-entrant';
 import type { SuiteContext } from './suite-context';
 import { tokenCost } from './token-cost';
 
@@ -56,10 +56,11 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
       split.server(started.running.server.pid);
       launched.push(started);
     }
+    const rewarm: Rewarm = { seconds: plan.throughput.rewarmSeconds, others: () => launched.map((l) => l.running.server.pid) };
     const driven: Driven[] = launched.flatMap((l) => [
-      { launched: l, call: 'echo' as const, entrant: loadEntrant(l.contender.label, l.running, CALLS.echo, plan.throughput, plan.connections) },
+      { launched: l, call: 'echo' as const, entrant: loadEntrant(l.contender.label, l.running, CALLS.echo, plan.throughput, plan.connections, rewarm) },
       ...(l.realistic
-        ? [{ launched: l, call: 'realistic' as const, entrant: loadEntrant(`${l.contender.label}, realistic`, l.running, REALISTIC!, plan.throughput, plan.connections) }]
+        ? [{ launched: l, call: 'realistic' as const, entrant: loadEntrant(`${l.contender.label}, realistic`, l.running, REALISTIC!, plan.throughput, plan.connections, rewarm) }]
         : []),
     ]);
     const entrants = driven.map((d) => d.entrant);
