@@ -50,6 +50,8 @@ export interface HttpContender {
    * in a bench's time (fastmcp waits about a second per new session for the client's capabilities).
    */
   readonly noIdleSessions?: string;
+  /** Why it serves the echo tool only (bare validates nothing, so it cannot refuse what the realistic probe sends). */
+  readonly echoOnly?: string;
 }
 
 const registryArgs = ({ tools, templates }: Served) => ['--tools', String(tools), '--templates', String(templates)];
@@ -60,7 +62,7 @@ const MCP_NEST = ['@rekog/mcp-nest', '@nestjs/core', '@nestjs/microservices', '@
 
 /** In the order of every round: each era's bearer-token contender runs right after it, so the two share the machine's drift. */
 export const HTTP_CONTENDERS: readonly HttpContender[] = [
-  { id: 'bare', label: 'bare node:http', script: 'bare.server', args: () => [], dialect: PLAIN_JSON_RPC },
+  { id: 'bare', label: 'bare node:http', script: 'bare.server', args: () => [], dialect: PLAIN_JSON_RPC, echoOnly: "it serves the echo only (it validates nothing, so it could not refuse the probe's bad registrations)" },
   { id: 'sdk-stateless', label: 'SDK stateless', script: 'sdk.server', args: (s) => ['--mode', 'stateless', ...registryArgs(s)], dialect: SESSIONLESS, packages: SDK1 },
   { id: 'sdk-stateful', label: 'SDK stateful', script: 'sdk.server', args: (s) => ['--mode', 'stateful', ...registryArgs(s)], dialect: SESSION_ERA, packages: SDK1 },
   // The transport's default answers a POST as a short SSE stream; the JSON answers above are its

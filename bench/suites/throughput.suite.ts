@@ -126,7 +126,8 @@ function showWarmup(record: WarmupRecord): string {
  */
 async function launchForRounds(contender: HttpContender, profiling: Profiling, realistic: ByContender<RateFigures>): Promise<Launched | { unavailable: string }> {
   const served = { tools: 1, templates: 0 };
-  if (REALISTIC && !contender.bearer) {
+  if (REALISTIC && contender.echoOnly) realistic[contender.id] = { unavailable: contender.echoOnly };
+  else if (REALISTIC && !contender.bearer) {
     const both = await launch(contender, served, [CALLS.echo, REALISTIC], profiling);
     if (!('unavailable' in both)) return { contender, running: both, realistic: true };
     realistic[contender.id] = both;
