@@ -64,14 +64,19 @@ export function writeField<O extends object>(target: object, propertyKey: string
   writeRecord(target, METADATA_KEYS.fields, Object.freeze({ ...own, [propertyKey]: Object.freeze({ ...options }) }));
 }
 
-export function readFields<O extends object>(ctor: Function): Record<string, O> {
-  const chain: Record<string, O>[] = [];
+export function readFields<O extends object>(ctor: Function): Readonly<Record<string, O>> {
+  const chain: Readonly<Record<string, O>>[] = [];
   for (let proto = ctor.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    const own = ownRecord<Record<string, O>>(proto, METADATA_KEYS.fields);
+    const own = ownRecord<Readonly<Record<string, O>>>(proto, METADATA_KEYS.fields);
     if (own) chain.push(own);
   }
-  return Object.assign({}, ...chain.reverse());
+  // Most classes declare their fields alone: their own record, frozen, is the answer, uncopied
+  // (start-up reads one argument class per tool).
+  if (chain.length <= 1) return chain[0] ?? NO_FIELDS;
+  return Object.freeze(Object.assign({}, ...chain.reverse()));
 }
+
+const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
 
 export function writeClassOptions<O extends object>(key: typeof METADATA_KEYS.elicit, ctor: Function, options: O): void {
   writeRecord(ctor, key, Object.freeze({ ...options }));
