@@ -19,3 +19,12 @@ describe('definedOnly', () => {
     });
   });
 });
+
+describe('definedOnly with a parsed __proto__ key', () => {
+  it('copies it as an own key and leaves the copy an ordinary object', () => {
+    const copy = definedOnly(JSON.parse('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>);
+    expect(Object.getPrototypeOf(copy)).to.equal(Object.prototype);
+    expect(Object.keys(copy)).to.deep.equal(['__proto__', 'a']);
+    expect((copy as { polluted?: boolean }).polluted).to.equal(undefined);
+  });
+});
