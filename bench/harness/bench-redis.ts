@@ -1,10 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 
 /** The Redis the cluster suite's nodes share. */
 export interface BenchRedis {
   readonly url: string;
-  /** The redis-server's process, when the bench started it (its CPU time is counted per call); none for `REDIS_URL`. */
+  /**
+   * The redis-server's process, whose CPU time is counted per call: the one the bench started, or
+   * the one `REDIS_URL` names when it runs on this machine and could be found; none otherwise.
+   */
   readonly pid?: number;
   /** Stops the redis-server the bench started (by its PID); leaves a `REDIS_URL` one alone. */
   stop(): Promise<void>;
@@ -22,7 +26,7 @@ const START_TIMEOUT_MS = 10_000;
  */
 export async function benchRedis(): Promise<BenchRedis> {
   const url = process.env.REDIS_URL;
-  if (url) return { url, stop: async () => undefined };
+  if (url) return { url, pid: localRedisPid(url), stop: async () => undefined };
   const port = await freePort();
   const child = spawn(BINARY, [
     '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--loglevel', 'warning',
@@ -42,6 +46,38 @@ export async function benchRedis(): Promise<BenchRedis> {
       await exited;
     },
   };
+}
+
+/**
+ * The PID of the redis-server listening on `url`'s loopback port, found by the title Redis gives
+ * its process (`redis-server 127.0.0.1:6391`, `redis-server *:6379`); undefined when the URL is not
+ * on this machine, there is no /proc, or no process has that title. A Redis behind a config file
+ * with another title is not found, and its CPU is then reported as not counted.
+ */
+function localRedisPid(url: string): number | undefined {
+  let port: string;
+  try {
+    const parsed = new URL(url);
+    if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(parsed.hostname)) return undefined;
+    port = parsed.port || '6379';
+  } catch {
+    return undefined;
+  }
+  const titled = new RegExp(`^redis-server (127\\.0\\.0\\.1|localhost|\\*|0\\.0\\.0\\.0|::1|\\[::1\\]|::|\\[::\\]):${port}\\b`);
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    try {
+      if (titled.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim())) return Number(pid);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return undefined;
 }
 
 /** Resolves once the port takes connections; rejects with the server's output if it exits first. */

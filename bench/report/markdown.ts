@@ -246,19 +246,27 @@ function clusterTables({ cluster, connections }: BenchResults): string[] {
   return [
     `## Scale-out behind a round-robin proxy (${connections} connections for tools/call, ${rounds} rounds)`,
     '',
-    `Every setup is behind the same proxy, a Node process of its own that forwards each request to the next node; nothing is pinned, so the nodes, Redis${cluster.redis === 'REDIS_URL' ? ' (`REDIS_URL`: not on this machine\'s count)' : ''}, the proxy and the load generator share the cores.`,
+    `Every setup is behind the same proxy, a Node process of its own that forwards each request to the next node; nothing is pinned, so the nodes, Redis, the proxy and the load generator share the cores. `
+      + 'The rate measures them all; the CPU per call of each process is read apart, and the serving side (the nodes and Redis) is what the target compares. '
+      + (!cluster.redisCpuCounted ? 'Redis\'s CPU is not counted: `REDIS_URL` names a server not found on this machine.'
+        : cluster.redis === 'REDIS_URL' ? 'Redis is the `REDIS_URL` one, found on this machine: its CPU includes whatever else used it meanwhile.' : 'Redis is the bench\'s own.'),
     '',
     '### tools/call of the echo tool',
     '',
-    '| Setup | Requests/s | p50 | p99 | vs one node | CPU per call: nodes | Redis | proxy |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...CLUSTER_SETUPS.map(({ id, label }) => {
+    '| Setup | Requests/s | p50 | p99 | vs one node | CPU per call: nodes | Redis | proxy | generator | Serving side (nodes + Redis): calls per CPU second | vs one node |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...CLUSTER_SETUPS.map(({ id, label, redis }) => {
       const f = setups[id];
-      if (!isMeasured(f)) return unavailableRow(label, f, 7);
+      if (!isMeasured(f)) return unavailableRow(label, f, 10);
       const { echo } = f;
       const failed = echo.failed ? ` (${echo.failed} failed)` : '';
+      // A setup on Redis without Redis's CPU has no serving-side figure that could be compared.
+      const perCpuSecond = (e: typeof echo | undefined, onRedis: boolean) => (e?.cpuPerRequestUs === undefined || (onRedis && e.redisCpuPerRequestUs === undefined)
+        ? undefined : 1e6 / (e.cpuPerRequestUs + (e.redisCpuPerRequestUs ?? 0)));
+      const serving = perCpuSecond(echo, redis);
       return `| ${label} | ${rate(echo.rps)}${failed} | ${millis(echo.p50)} | ${millis(echo.p99)} | ${times(ratio(echo.rps, baseline?.echo.rps))} `
-        + `| ${micros(echo.cpuPerRequestUs)} | ${micros(echo.redisCpuPerRequestUs)} | ${micros(echo.proxyCpuPerRequestUs)} |`;
+        + `| ${micros(echo.cpuPerRequestUs)} | ${micros(echo.redisCpuPerRequestUs)} | ${micros(echo.proxyCpuPerRequestUs)} | ${micros(echo.generatorCpuPerRequestUs)} `
+        + `| ${rate(serving)} | ${times(ratio(serving, perCpuSecond(baseline?.echo, false)))} |`;
     }),
     '',
     '### An elicitation round trip (one call at a time: the tool elicits, the client answers with a request of its own)',

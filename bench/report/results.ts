@@ -95,9 +95,13 @@ export type ClusterSetupId = 'one-node-memory' | 'one-node-redis' | 'two-nodes-r
 
 /** One run of `tools/call` through the proxy, with where the CPU went. */
 export interface ClusterLoadSample extends LoadSample {
-  /** `cpuPerRequestUs` is every node's CPU added up; these are the Redis server's (when the bench started it) and the proxy's. */
+  /**
+   * `cpuPerRequestUs` is every node's CPU added up; these are the Redis server's (when its PID is
+   * known: see `redisCpuCounted`), the proxy's and the load generator's (the bench's own process).
+   */
   readonly redisCpuPerRequestUs?: number;
   readonly proxyCpuPerRequestUs?: number;
+  readonly generatorCpuPerRequestUs?: number;
 }
 
 /** Elicitation round trips in one round, one at a time: milliseconds from the call to its result. */
@@ -115,6 +119,7 @@ export interface ClusterFigures {
   readonly echo: RateFigures & {
     readonly redisCpuPerRequestUs?: number;
     readonly proxyCpuPerRequestUs?: number;
+    readonly generatorCpuPerRequestUs?: number;
     readonly rounds: readonly ClusterLoadSample[];
   };
   readonly elicitation: {
@@ -195,6 +200,8 @@ export interface BenchResults {
   cluster?: Measured<{
     /** `REDIS_URL`, or a redis-server the bench started (whose CPU time it can read). */
     readonly redis: 'REDIS_URL' | 'own';
+    /** Redis's CPU time was read (its PID known: the bench's own, or the `REDIS_URL` one found on this machine). */
+    readonly redisCpuCounted: boolean;
     readonly setups: Partial<Record<ClusterSetupId, Measured<ClusterFigures>>>;
   }>;
   targets?: Target[];

@@ -20,7 +20,10 @@ const REGISTRY_COST = '<= 1.25';
 const STDIO_VS_BARE = '>= 0.85';
 /** Issue 14: declaring and building a server of 1,000 tools in under 100 ms. */
 export const STARTUP_BUDGET_MS = 100;
-/** Issue 11: two nodes on one Redis keep at least 70% of one node's echo rate, both behind the proxy. */
+/**
+ * Issues 11 and 26: two nodes on one Redis serve at least 70% of the calls per CPU second of the
+ * serving side (nodes + Redis) that one node in memory does, both behind the proxy.
+ */
 const CLUSTER_SHARE = '>= 0.7';
 /** Issue 11: an elicitation answer that lands on the other node adds under 2 ms to the round trip at p50. */
 const CROSS_NODE_MS = '< 2';
@@ -182,16 +185,25 @@ function clusterTargets(cluster: NonNullable<BenchResults['cluster']>): Target[]
   const missing = isMeasured(cluster)
     ? unavailableDetail(setups['one-node-memory'], 'one-node-memory') ?? unavailableDetail(setups['two-nodes-redis'], 'two-nodes-redis')
     : `cluster suite unavailable: ${firstLine(cluster.unavailable)}`;
-  // Near the proxy's and the generator's limits the rates hide what the nodes cost; their CPU per call does not.
-  const cpuOf = (f: ClusterFigures | undefined) => (f?.echo.cpuPerRequestUs === undefined ? undefined : f.echo.cpuPerRequestUs + (f.echo.redisCpuPerRequestUs ?? 0));
-  const cpu = `CPU per call of the nodes and Redis ${micros(cpuOf(two))} vs ${micros(cpuOf(one))} (${times(ratio(cpuOf(one), cpuOf(two)))} the calls per CPU second)`;
+  // On shared cores the rates measure the proxy and the generator as much as the nodes (issue 26
+  // asks for a layout that is not CPU-starved): the serving side's CPU per call does not. Without
+  // Redis's own CPU the figure would flatter the setups on Redis: then there is none.
+  const serving = (f: ClusterFigures | undefined) => (f?.echo.cpuPerRequestUs === undefined ? undefined : f.echo.cpuPerRequestUs + (f.echo.redisCpuPerRequestUs ?? 0));
+  const redisCounted = isMeasured(cluster) && cluster.redisCpuCounted && two?.echo.redisCpuPerRequestUs !== undefined;
+  const perCpuSecond = (f: ClusterFigures | undefined) => { const us = serving(f); return us === undefined ? undefined : 1e6 / us; };
+  const efficiency = redisCounted ? ratio(perCpuSecond(two), perCpuSecond(one)) : null;
+  const notCounted = redisCounted ? '' : 'not measured: Redis\'s CPU is not counted (REDIS_URL names a server not found on this machine); ';
+  const cpu = `${notCounted}calls per CPU second of the serving side (nodes + Redis) ${rate(perCpuSecond(two))} vs ${rate(perCpuSecond(one))}, `
+    + `${micros(serving(two))} vs ${micros(serving(one))} per call (two nodes: ${micros(two?.echo.cpuPerRequestUs)} nodes + ${micros(two?.echo.redisCpuPerRequestUs)} Redis; `
+    + `one node on Redis: ${micros(serving(onRedis))}); outside it, proxy ${micros(two?.echo.proxyCpuPerRequestUs)} vs ${micros(one?.echo.proxyCpuPerRequestUs)}, `
+    + `generator ${micros(two?.echo.generatorCpuPerRequestUs)} vs ${micros(one?.echo.generatorCpuPerRequestUs)}`;
   // A round trip whose answer went back to the node that asked measures no crossing: then there is no figure.
   const sameNode = two ? two.elicitation.roundTrips - two.elicitation.crossNode : 0;
   const crossNode = sameNode > 0 ? `; not measured: ${sameNode.toLocaleString('en-US')} of ${two!.elicitation.roundTrips.toLocaleString('en-US')} answers landed on the asking node` : '';
   return [
-    target('tools/call throughput, two nodes on one Redis behind a round-robin proxy: at least 0.7× one node without Redis behind it', ratio(two?.echo.rps, one?.echo.rps), CLUSTER_SHARE,
-      missing ?? `${rate(two?.echo.rps)}/s vs ${rate(one?.echo.rps)}/s (one node on Redis: ${rate(onRedis?.echo.rps)}/s); `
-        + `${cpu}; p99 ${millis(two?.echo.p99)} vs ${millis(one?.echo.p99)}`),
+    target('tools/call, two nodes on one Redis behind a round-robin proxy: at least 0.7× the calls per CPU second of the serving side (nodes + Redis) of one node without Redis', efficiency, CLUSTER_SHARE,
+      missing ?? `${cpu}; throughput on cores shared with the proxy and the generator (not the target's figure) ${times(ratio(two?.echo.rps, one?.echo.rps))}: `
+        + `${rate(two?.echo.rps)}/s vs ${rate(one?.echo.rps)}/s (one node on Redis: ${rate(onRedis?.echo.rps)}/s); p99 ${millis(two?.echo.p99)} vs ${millis(one?.echo.p99)}`),
     target('elicitation round trip, the answer landing on the other node: under 2 ms more than on one node without Redis, at p50', sameNode > 0 ? null : difference(two?.elicitation.p50, one?.elicitation.p50), CROSS_NODE_MS,
       missing ?? `p50 ${millis(two?.elicitation.p50)} vs ${millis(one?.elicitation.p50)} (one node on Redis: ${millis(onRedis?.elicitation.p50)}); `
         + `p99 ${millis(two?.elicitation.p99)} vs ${millis(one?.elicitation.p99)}${crossNode}`, 'ms'),

@@ -27,7 +27,9 @@ interface ClusterSample {
  * Redis, the proxy), then calls a tool that elicits, one call at a time, answering each
  * elicitation with a request of its own, which the proxy sends to the next node: with two nodes,
  * the other one. Nothing is pinned: the nodes, Redis, the proxy and the load generator share the
- * cores, as replicas on one machine do. Without a Redis (neither `REDIS_URL` nor a redis-server to
+ * cores, as replicas on one machine do: each process's CPU per call is read apart (Redis's too when
+ * the bench started it, or found the `REDIS_URL` one on this machine), so the serving side's cost
+ * (the nodes and Redis) is known whatever the proxy and the generator took. Without a Redis (neither `REDIS_URL` nor a redis-server to
  * start) the suite is reported as unavailable, with the reason.
  */
 export async function clusterSuite({ plan, progress, profiling }: SuiteContext): Promise<ClusterResults> {
@@ -62,7 +64,7 @@ export async function clusterSuite({ plan, progress, profiling }: SuiteContext):
     await Promise.all(running.map(([, cluster]) => cluster.stop()));
     await redis.stop();
   }
-  return { redis: redis.pid === undefined ? 'REDIS_URL' : 'own', setups };
+  return { redis: process.env.REDIS_URL ? 'REDIS_URL' : 'own', redisCpuCounted: redis.pid !== undefined, setups };
 }
 
 /** One setup for a round: the echo load, then the elicitation round trips, each followed by a settle. */
@@ -83,7 +85,11 @@ function clusterEntrant(label: string, cluster: RunningCluster, redisPid: number
   };
 }
 
-/** CPU time of the setup's processes from its creation on: the nodes added up, Redis (when its PID is known), the proxy. */
+/**
+ * CPU time of every process of the setup over one load, each apart: the nodes added up, Redis
+ * (when its PID is known), the proxy, and the load generator (this process). On a machine whose
+ * cores they all share, the rate measures the whole lot; CPU per call tells each one's share.
+ */
 class CpuMeter {
   private readonly before: (number | undefined)[];
 
@@ -91,23 +97,26 @@ class CpuMeter {
     this.before = this.read();
   }
 
-  perCall(answered: number): Pick<ClusterLoadSample, 'cpuPerRequestUs' | 'redisCpuPerRequestUs' | 'proxyCpuPerRequestUs'> {
-    const [nodes, redis, proxy] = this.read().map((now, i) => (now === undefined || this.before[i] === undefined ? undefined : now - this.before[i]!));
+  perCall(answered: number): Pick<ClusterLoadSample, 'cpuPerRequestUs' | 'redisCpuPerRequestUs' | 'proxyCpuPerRequestUs' | 'generatorCpuPerRequestUs'> {
+    const [nodes, redis, proxy, generator] = this.read().map((now, i) => (now === undefined || this.before[i] === undefined ? undefined : now - this.before[i]!));
     if (answered === 0 || nodes === undefined || proxy === undefined) return {};
     return {
       cpuPerRequestUs: nodes / answered,
       ...(redis === undefined ? {} : { redisCpuPerRequestUs: redis / answered }),
       proxyCpuPerRequestUs: proxy / answered,
+      generatorCpuPerRequestUs: generator! / answered,
     };
   }
 
-  /** [every node, Redis, the proxy], in microseconds. */
+  /** [every node, Redis, the proxy, the generator], in microseconds. */
   private read(): (number | undefined)[] {
     const nodes = this.cluster.nodes.map((node) => cpuMicros(node.pid));
+    const generator = process.cpuUsage();
     return [
       nodes.some((value) => value === undefined) ? undefined : nodes.reduce((sum, value) => sum! + value!, 0),
       this.redisPid === undefined ? undefined : cpuMicros(this.redisPid),
       cpuMicros(this.cluster.proxy.pid),
+      generator.user + generator.system,
     ];
   }
 }
@@ -144,11 +153,14 @@ function clusterFigures(samples: readonly ClusterSample[]): ClusterFigures {
   const trips = samples.map((s) => s.elicitation);
   const redisCpu = loads.map((s) => s.redisCpuPerRequestUs).filter((us): us is number => us !== undefined);
   const proxyCpu = loads.map((s) => s.proxyCpuPerRequestUs).filter((us): us is number => us !== undefined);
+  const generatorCpu = loads.map((s) => s.generatorCpuPerRequestUs).filter((us): us is number => us !== undefined);
+  const every = (values: readonly number[]) => values.length === loads.length && values.length > 0;
   return {
     echo: {
       ...rateFigures(loads),
-      ...(redisCpu.length === loads.length && redisCpu.length > 0 ? { redisCpuPerRequestUs: median(redisCpu) } : {}),
-      ...(proxyCpu.length === loads.length && proxyCpu.length > 0 ? { proxyCpuPerRequestUs: median(proxyCpu) } : {}),
+      ...(every(redisCpu) ? { redisCpuPerRequestUs: median(redisCpu) } : {}),
+      ...(every(proxyCpu) ? { proxyCpuPerRequestUs: median(proxyCpu) } : {}),
+      ...(every(generatorCpu) ? { generatorCpuPerRequestUs: median(generatorCpu) } : {}),
       rounds: loads,
     },
     elicitation: {
@@ -165,7 +177,8 @@ function clusterFigures(samples: readonly ClusterSample[]): ClusterFigures {
 function showSample({ load, elicitation }: ClusterSample): string {
   const cpu = load.cpuPerRequestUs === undefined ? '' : ` ${Math.round(load.cpuPerRequestUs)} us CPU/req`
     + `${load.redisCpuPerRequestUs === undefined ? '' : ` +${Math.round(load.redisCpuPerRequestUs)} Redis`}`
-    + `${load.proxyCpuPerRequestUs === undefined ? '' : ` +${Math.round(load.proxyCpuPerRequestUs)} proxy`}`;
+    + `${load.proxyCpuPerRequestUs === undefined ? '' : ` +${Math.round(load.proxyCpuPerRequestUs)} proxy`}`
+    + `${load.generatorCpuPerRequestUs === undefined ? '' : ` +${Math.round(load.generatorCpuPerRequestUs)} generator`}`;
   const failed = load.failed ? ` (${load.failed} failed)` : '';
   const trips = `elicitation p50 ${millis(elicitation.p50)} p99 ${millis(elicitation.p99)}${elicitation.failed ? ` (${elicitation.failed} failed)` : ''}`;
   return `${rate(load.rps)}/s p99 ${millis(load.p99)}${cpu}${failed}, ${trips}`;

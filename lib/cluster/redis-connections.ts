@@ -58,12 +58,12 @@ export class RedisConnections {
 
   /** The connection for commands; throws `redis_closed` once closed. */
   get commands(): Redis {
-    return (this.commandClient ??= this.client());
+    return (this.commandClient ??= this.client({ batched: true }));
   }
 
   /** The connection for SUBSCRIBE and its messages; throws `redis_closed` once closed. */
   get subscriber(): Redis {
-    return (this.subscriberClient ??= this.client());
+    return (this.subscriberClient ??= this.client({ batched: false }));
   }
 
   /** The channels of the subscriber connection, shared by the stores and the bus. */
@@ -115,7 +115,14 @@ export class RedisConnections {
     }));
   }
 
-  private client(): Redis {
+  /**
+   * `batched`: the commands issued in one turn of the event loop leave in one write (ioredis's
+   * auto-pipelining). Each write is a system call here and a wake-up of Redis, which reads and
+   * answers each one separately: under load they were most of what a call on Redis cost over
+   * one in memory, on both sides (the node's CPU profile: a third of it in the socket write). The
+   * subscriber connection is not batched (SUBSCRIBE is never pipelined) and has nothing to gain.
+   */
+  private client({ batched }: { batched: boolean }): Redis {
     if (this.closed) throw new PhantomError('redis_closed', `the connections to Redis at ${redactedUrl(this.url)} are closed (the server was closed)`);
     const ioredis = loadIoredis();
     const options: RedisOptions = {
@@ -125,12 +132,13 @@ export class RedisConnections {
       enableOfflineQueue: true,
       maxRetriesPerRequest: 1,
       retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2_000),
+      enableAutoPipelining: batched,
       ...this.settings.options,
     };
     const { cluster } = this.settings;
     // A cluster client speaks the same commands as one server's (what the stores and the bus use).
     const client = cluster
-      ? new ioredis.Cluster([...cluster.nodes], { lazyConnect: true, enableOfflineQueue: true, redisOptions: options, ...cluster.options }) as unknown as Redis
+      ? new ioredis.Cluster([...cluster.nodes], { lazyConnect: true, enableOfflineQueue: true, enableAutoPipelining: batched, redisOptions: options, ...cluster.options }) as unknown as Redis
       : new ioredis.default(this.url, options);
     // Once connected, a command fails at once while Redis is away instead of queueing for as
     // long as it is down: a request fails with a clear error, and the client reconnects in the

@@ -7,6 +7,7 @@ import type { SessionStoreSettings } from '../protocol/seams/shared-stores';
 import { viaRedis } from './redis-failure';
 import type { RedisLink } from './redis-link';
 import { COMMIT, EXPIRE, READ, SUBSCRIBERS, TOUCH } from './redis-session-scripts';
+import { SessionStateCache } from './session-state-cache';
 
 export interface RedisSessionStoreOptions extends SessionStoreSettings {
   /** The clock idle time is measured on (default `Date.now`; specs pass a fake one). Every node's should agree. */
@@ -77,6 +78,8 @@ export class RedisSessionStore implements SessionStore {
   private readonly touchIntervalMs: number;
   /** When this node last touched each session it touched within `touchIntervalMs` (pruned by the sweep). */
   private readonly touchedAt = new Map<string, number>();
+  /** What this node last parsed of each session it read, so that an unchanged session is not parsed again. */
+  private readonly states = new SessionStateCache();
   private readonly maxUpdateAttempts: number;
   private readonly now: () => number;
   private readonly isBusy: (id: string) => boolean;
@@ -148,6 +151,7 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(id: string): Promise<boolean> {
     this.touchedAt.delete(id);
+    this.states.forget(id);
     return this.queues.run(id, async () => {
       for (let attempt = 1; attempt <= this.maxUpdateAttempts; attempt += 1) {
         const stored = await this.read(id);
@@ -209,7 +213,7 @@ export class RedisSessionStore implements SessionStore {
       if (stored.lastActiveAt === undefined) return undefined;
       const now = this.now();
       if (stored.json !== undefined && !this.idle(id, stored.lastActiveAt, now)) {
-        return { json: stored.json, state: { ...(JSON.parse(stored.json) as SessionState), lastActiveAt: stored.lastActiveAt } };
+        return { json: stored.json, state: this.states.stateOf(id, stored.json, stored.lastActiveAt) };
       }
       if (await this.expire(id, stored, stored.json === undefined ? ANY_TIME : now - this.idleMs)) return undefined;
       // Touched, changed or expired by another node meanwhile: look again.
@@ -309,6 +313,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   private raise(id: string): void {
+    this.states.forget(id);
     for (const listener of [...this.expiredListeners]) {
       try {
         listener(id);
