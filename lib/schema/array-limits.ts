@@ -42,6 +42,22 @@ function isShallowWithin(value: unknown, max: number): boolean {
   return items <= max * TOTAL_ITEMS_PER_LIMIT;
 }
 
+/**
+ * `isShallowWithin` for the copy of `value` that keeps only `keys`, without making it: whether
+ * each of those own properties is a scalar or an array of scalars within the limits.
+ */
+export function declaredWithinLimits(value: Readonly<Record<string, unknown>>, keys: readonly string[], max: number): boolean {
+  let items = 0;
+  for (const key of keys) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = value[key];
+    if (item === null || typeof item !== 'object') continue;
+    if (!Array.isArray(item) || item.length > max || !holdsOnlyScalars(item)) return false;
+    items += item.length;
+  }
+  return items <= max * TOTAL_ITEMS_PER_LIMIT;
+}
+
 function holdsOnlyScalars(items: readonly unknown[]): boolean {
   for (let index = 0; index < items.length; index += 1) {
     const item: unknown = items[index];

@@ -10,9 +10,10 @@ import type { ValidationRule } from './validation-metadata.adapter';
  * Builds a valid instance, or says "not sure" (`undefined`): the caller then takes the full path
  * (class-transformer + class-validator), which also writes the error messages. So this may only
  * ever accept what the full path accepts, building an equal instance; invalid input always ends
- * on the full path, and so does anything the compiler does not cover.
+ * on the full path, and so does anything the compiler does not cover. With `declared`, `plain`
+ * is read as its copy holding only those own properties (listed in that copy's key order).
  */
-export type CompiledValidator = (plain: Record<string, unknown>) => object | undefined;
+export type CompiledValidator = (plain: Record<string, unknown>, declared?: readonly string[]) => object | undefined;
 
 const validators = new WeakMap<Function, CompiledValidator | null>();
 
@@ -44,9 +45,9 @@ function compile(cls: Function, schema: JsonSchema): CompiledValidator | undefin
     ...choices,
     ...(enums ? [enums] : []),
   ];
-  return (plain) => {
+  return (plain, declared) => {
     try {
-      const instance = root.build(plain);
+      const instance = declared ? root.buildDeclared(plain, declared) : root.build(plain);
       if (instance === UNSURE || rules(instance) !== true) return undefined;
       for (const accepts of after) if (!accepts(instance as Record<string, unknown>)) return undefined;
       return instance;
