@@ -4,7 +4,7 @@ import { toOptions } from './field-options.applier';
 import { compileInstanceBuilder, UNSURE, type InstanceBuilder } from './instance-builder.compiler';
 import type { JsonSchema } from './json-schema.types';
 import { compileRuleRunner } from './rule-runner.compiler';
-import type { ValidationRule } from './validation-metadata.adapter';
+import { readPropertyRules, type ValidationRule } from './validation-metadata.adapter';
 
 /**
  * Builds a valid instance, or says "not sure" (`undefined`): the caller then takes the full path
@@ -37,7 +37,9 @@ function compile(cls: Function, schema: JsonSchema): CompiledValidator | undefin
   const rules = root && compileRuleRunner(builders.keys());
   if (!root || !rules) return undefined;
   const enums = compileEnumWalk(builders.keys());
-  const required = (schema.required as string[] | undefined) ?? [];
+  // A required property whose own rules refuse `undefined` needs no second look.
+  const ruled = new Set((readPropertyRules(cls) ?? []).filter((p) => p.refusesUndefined).map((p) => p.property));
+  const required = ((schema.required as string[] | undefined) ?? []).filter((name) => !ruled.has(name));
   const choices = readClassProperties(cls).filter((p) => p.field.oneOf && !p.rules.some((r) => CHOICE_RULES.has(r.name))).map(choiceCheck);
   // The checks after the rules, only those the class needs: most have no choices or enums to look at.
   const after: Array<(instance: Record<string, unknown>) => boolean> = [
