@@ -61,6 +61,8 @@ function missingMetadata(canNameInput: boolean): string {
 }
 
 function placeAt(ctxIndex: number): (args: unknown, ctx: Context) => unknown[] {
+  // The common `(args, ctx)` gets a packed array literal; a longer list needs holes between them.
+  if (ctxIndex === 1) return (args, ctx) => [args, ctx];
   return (args, ctx) => {
     const positional: unknown[] = new Array(ctxIndex + 1);
     positional[0] = args;

@@ -8,7 +8,7 @@ import { cloneValue, describeKind, type JsonSchema, type Validated } from './jso
 import { unlistedEnumValues } from './enum-members.check';
 import { formatValidationErrors, issuePath } from './validation-issues.formatter';
 import { compiledValidator } from './compiled-validator';
-import { oversizeArrays } from './array-limits';
+import { declaredWithinLimits, oversizeArrays } from './array-limits';
 
 export type { Validated } from './json-schema.types';
 
@@ -63,6 +63,8 @@ function check<T>(cls: Constructor<T>, input: unknown, options: ValidateArgument
   }
   try {
     const schema = compileClassSchema(cls);
+    const direct = compiled && !options.coerce ? validatedInPlace(cls, args as Record<string, unknown>, schema, options.maxArrayItems) : undefined;
+    if (direct) return { ok: true, value: direct as T };
     let plain = (pickFlat(args as Record<string, unknown>, schema) ?? pickDeclared(args, schema, schema)) as Record<string, unknown>;
     if (options.coerce) plain = coerceScalars(plain, schema);
     if (options.maxArrayItems !== undefined) {
@@ -77,6 +79,19 @@ function check<T>(cls: Constructor<T>, input: unknown, options: ValidateArgument
   } catch (error) {
     return notValidated(error);
   }
+}
+
+/**
+ * The compiled validator's instance for a flat class, read straight from the arguments as sent:
+ * what picking the declared properties, the array limits and the compiled validator would give,
+ * without the picked copy. Only when every declared value is a scalar or an array of scalars
+ * within the limits (then the limits have nothing to say); `undefined` otherwise, and the caller
+ * takes the usual path.
+ */
+function validatedInPlace(cls: Function, args: Record<string, unknown>, schema: JsonSchema, maxArrayItems = Infinity): object | undefined {
+  const keys = flatKeysOf(schema);
+  if (keys === null || !declaredWithinLimits(args, keys, maxArrayItems)) return undefined;
+  return compiledValidator(cls, schema)?.(args, keys);
 }
 
 /** class-transformer then class-validator, with every issue worded. */
@@ -104,15 +119,24 @@ function notValidated(error: unknown): Validated<never> {
 
 const flatKeys = new WeakMap<JsonSchema, readonly string[] | null>();
 
-/** For a flat schema (no nested objects), the declared keys copied in one pass; else `undefined`. */
-function pickFlat(value: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> | undefined {
+/**
+ * A flat schema's (no nested objects) declared keys, in the order a copy holding them would list
+ * them (integer-like keys first, as for any object); `null` for any other schema.
+ */
+function flatKeysOf(schema: JsonSchema): readonly string[] | null {
   let keys = flatKeys.get(schema);
   if (keys === undefined) {
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
     const flat = Object.values(properties).every((p) => !p.$ref && !p.properties && !(p.items && ((p.items as JsonSchema).$ref || (p.items as JsonSchema).properties)));
-    keys = flat ? Object.keys(properties) : null;
+    keys = flat ? Object.keys(Object.fromEntries(Object.keys(properties).map((key) => [key, true]))) : null;
     flatKeys.set(schema, keys);
   }
+  return keys;
+}
+
+/** For a flat schema, the declared keys copied in one pass; else `undefined`. */
+function pickFlat(value: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> | undefined {
+  const keys = flatKeysOf(schema);
   if (keys === null) return undefined;
   const out: Record<string, unknown> = {};
   for (const key of keys) if (Object.hasOwn(value, key)) out[key] = value[key];

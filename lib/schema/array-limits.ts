@@ -15,7 +15,7 @@ export const TOTAL_ITEMS_PER_LIMIT = 10;
  * so one call's validation is bounded whatever the nesting.
  */
 export function oversizeArrays(value: unknown, max: number): readonly string[] {
-  if (isFlat(value)) return NONE;
+  if (isShallowWithin(value, max)) return NONE;
   const count = { items: 0, total: max * TOTAL_ITEMS_PER_LIMIT };
   const issues: string[] = [];
   walk(value, max, '', count, issues);
@@ -25,11 +25,42 @@ export function oversizeArrays(value: unknown, max: number): readonly string[] {
 
 const NONE: readonly string[] = Object.freeze([]);
 
-/** An object whose values are all scalars (most calls' arguments): nothing to walk. */
-function isFlat(value: unknown): boolean {
+/**
+ * An object whose values are scalars, or arrays of scalars within the limits (most calls'
+ * arguments, a list of tags included): nothing to report, and nothing to walk or allocate.
+ */
+function isShallowWithin(value: unknown, max: number): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  let items = 0;
   for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const item = (value as Record<string, unknown>)[key];
+    if (item === null || typeof item !== 'object') continue;
+    if (!Array.isArray(item) || item.length > max || !holdsOnlyScalars(item)) return false;
+    items += item.length;
+  }
+  return items <= max * TOTAL_ITEMS_PER_LIMIT;
+}
+
+/**
+ * `isShallowWithin` for the copy of `value` that keeps only `keys`, without making it: whether
+ * each of those own properties is a scalar or an array of scalars within the limits.
+ */
+export function declaredWithinLimits(value: Readonly<Record<string, unknown>>, keys: readonly string[], max: number): boolean {
+  let items = 0;
+  for (const key of keys) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = value[key];
+    if (item === null || typeof item !== 'object') continue;
+    if (!Array.isArray(item) || item.length > max || !holdsOnlyScalars(item)) return false;
+    items += item.length;
+  }
+  return items <= max * TOTAL_ITEMS_PER_LIMIT;
+}
+
+function holdsOnlyScalars(items: readonly unknown[]): boolean {
+  for (let index = 0; index < items.length; index += 1) {
+    const item: unknown = items[index];
     if (item !== null && typeof item === 'object') return false;
   }
   return true;

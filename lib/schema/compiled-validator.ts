@@ -4,15 +4,16 @@ import { toOptions } from './field-options.applier';
 import { compileInstanceBuilder, UNSURE, type InstanceBuilder } from './instance-builder.compiler';
 import type { JsonSchema } from './json-schema.types';
 import { compileRuleRunner } from './rule-runner.compiler';
-import type { ValidationRule } from './validation-metadata.adapter';
+import { readPropertyRules, type ValidationRule } from './validation-metadata.adapter';
 
 /**
  * Builds a valid instance, or says "not sure" (`undefined`): the caller then takes the full path
  * (class-transformer + class-validator), which also writes the error messages. So this may only
  * ever accept what the full path accepts, building an equal instance; invalid input always ends
- * on the full path, and so does anything the compiler does not cover.
+ * on the full path, and so does anything the compiler does not cover. With `declared`, `plain`
+ * is read as its copy holding only those own properties (listed in that copy's key order).
  */
-export type CompiledValidator = (plain: Record<string, unknown>) => object | undefined;
+export type CompiledValidator = (plain: Record<string, unknown>, declared?: readonly string[]) => object | undefined;
 
 const validators = new WeakMap<Function, CompiledValidator | null>();
 
@@ -36,20 +37,31 @@ function compile(cls: Function, schema: JsonSchema): CompiledValidator | undefin
   const rules = root && compileRuleRunner(builders.keys());
   if (!root || !rules) return undefined;
   const enums = compileEnumWalk(builders.keys());
-  const required = (schema.required as string[] | undefined) ?? [];
+  // A required property whose own rules refuse `undefined` needs no second look.
+  const ruled = new Set((readPropertyRules(cls) ?? []).filter((p) => p.refusesUndefined).map((p) => p.property));
+  const required = ((schema.required as string[] | undefined) ?? []).filter((name) => !ruled.has(name));
   const choices = readClassProperties(cls).filter((p) => p.field.oneOf && !p.rules.some((r) => CHOICE_RULES.has(r.name))).map(choiceCheck);
-  return (plain) => {
+  // The checks after the rules, only those the class needs: most have no choices or enums to look at.
+  const after: Array<(instance: Record<string, unknown>) => boolean> = [
+    ...(required.length > 0 ? [(record: Record<string, unknown>) => holdsAll(record, required)] : []),
+    ...choices,
+    ...(enums ? [enums] : []),
+  ];
+  return (plain, declared) => {
     try {
-      const instance = root.build(plain);
+      const instance = declared ? root.buildDeclared(plain, declared) : root.build(plain);
       if (instance === UNSURE || rules(instance) !== true) return undefined;
-      const record = instance as Record<string, unknown>;
-      for (const name of required) if (record[name] === undefined) return undefined;
-      for (const check of choices) if (!check(record)) return undefined;
-      return enums(instance) ? instance : undefined;
+      for (const accepts of after) if (!accepts(instance as Record<string, unknown>)) return undefined;
+      return instance;
     } catch {
       return undefined; // a user constructor or rule threw: the full path reports it
     }
   };
+}
+
+function holdsAll(record: Record<string, unknown>, names: readonly string[]): boolean {
+  for (const name of names) if (record[name] === undefined) return false;
+  return true;
 }
 
 const CHOICE_RULES: ReadonlySet<string> = new Set(['isIn', 'isEnum']);
@@ -67,8 +79,9 @@ function choiceCheck(property: ClassProperty): (instance: Record<string, unknown
 /**
  * The argument validator's `unlistedEnumValues` as a yes/no walk: every DTO instance reached
  * through properties with nested types holds only the `@IsEnum` values the schema lists.
+ * `undefined` when none of the classes has an `@IsEnum` to look at.
  */
-function compileEnumWalk(classes: Iterable<Function>): (instance: object) => boolean {
+function compileEnumWalk(classes: Iterable<Function>): ((instance: object) => boolean) | undefined {
   const byClass = new Map<Function, { enums: Array<readonly [string, ValidationRule]>; nested: string[] }>();
   for (const cls of classes) {
     const properties = readClassProperties(cls);
@@ -77,6 +90,7 @@ function compileEnumWalk(classes: Iterable<Function>): (instance: object) => boo
       nested: properties.filter((p) => p.nestedTypes.length > 0).map((p) => p.name),
     });
   }
+  if (![...byClass.values()].some((plan) => plan.enums.length > 0)) return undefined;
   const walk = (value: unknown): boolean => {
     if (value === null || typeof value !== 'object') return true;
     if (Array.isArray(value)) return value.every(walk);

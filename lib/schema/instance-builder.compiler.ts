@@ -10,6 +10,8 @@ export type Unsure = typeof UNSURE;
 export interface InstanceBuilder {
   readonly cls: Function;
   build(plain: object): object | Unsure;
+  /** `build` of the copy of `source` holding only its own `keys` (listed in that copy's key order), without making the copy. */
+  buildDeclared(source: object, keys: readonly string[]): object | Unsure;
 }
 
 /** One property's value as class-transformer converts it. */
@@ -33,7 +35,12 @@ export function compileInstanceBuilder(cls: Function, builders: Map<Function, In
   const properties = readClassProperties(cls);
   const defaults: ReadonlyArray<readonly [string, unknown]> = properties.filter((p) => p.field.default !== undefined).map((p) => [p.name, p.field.default] as const);
   const converters = new Map<string, Convert>();
-  const builder: InstanceBuilder = { cls, build: (plain) => buildInstance(cls as new () => Record<string, unknown>, converters, defaults, plain) };
+  const make = cls as new () => Record<string, unknown>;
+  const builder: InstanceBuilder = {
+    cls,
+    build: (plain) => buildInstance(make, converters, defaults, plain),
+    buildDeclared: (source, keys) => buildDeclared(make, converters, defaults, source, keys),
+  };
   builders.set(cls, builder);
   for (const property of properties) {
     if (!isPlainlyAssigned(cls, sample, property.name)) return undefined;
@@ -45,22 +52,39 @@ export function compileInstanceBuilder(cls: Function, builders: Map<Function, In
   return builder;
 }
 
-function buildInstance(
-  cls: new () => Record<string, unknown>,
-  converters: ReadonlyMap<string, Convert>,
-  defaults: ReadonlyArray<readonly [string, unknown]>,
-  plain: object,
-): object | Unsure {
+type Defaults = ReadonlyArray<readonly [string, unknown]>;
+
+function buildInstance(cls: new () => Record<string, unknown>, converters: ReadonlyMap<string, Convert>, defaults: Defaults, plain: object): object | Unsure {
   const instance = new cls();
   const source = plain as Record<string, unknown>;
   // for-in sees own keys in Object.keys order; an inherited one is unknown below and gives up.
   for (const key in source) {
-    const convert = converters.get(key);
-    if (convert === undefined) return UNSURE;
-    const value = convert(source[key]);
-    if (value === UNSURE) return UNSURE;
-    instance[key] = value;
+    if (!assign(instance, key, converters.get(key), source[key])) return UNSURE;
   }
+  return withDefaults(instance, defaults);
+}
+
+function buildDeclared(
+  cls: new () => Record<string, unknown>, converters: ReadonlyMap<string, Convert>, defaults: Defaults, plain: object, keys: readonly string[],
+): object | Unsure {
+  const instance = new cls();
+  const source = plain as Record<string, unknown>;
+  for (const key of keys) {
+    if (Object.hasOwn(source, key) && !assign(instance, key, converters.get(key), source[key])) return UNSURE;
+  }
+  return withDefaults(instance, defaults);
+}
+
+/** Sets `instance[key]` to `given` as `convert` converts it; `false` when there is no converter or it is not sure. */
+function assign(instance: Record<string, unknown>, key: string, convert: Convert | undefined, given: unknown): boolean {
+  if (convert === undefined) return false;
+  const value = convert(given);
+  if (value === UNSURE) return false;
+  instance[key] = value;
+  return true;
+}
+
+function withDefaults(instance: Record<string, unknown>, defaults: Defaults): object {
   for (const [name, fallback] of defaults) if (instance[name] === undefined) instance[name] = cloneValue(fallback);
   return instance;
 }

@@ -1,7 +1,14 @@
-import * as cv from 'class-validator';
+import * as library from 'class-validator';
+import { calendarDateCheck, plainEmailCheck, plainLengthCheck, type PlainCheck } from './plain-format.checks';
 
 /** One class-validator rule with its constraints bound: what its decorator's `validate` computes. */
 export type RuleFunction = (value: unknown) => boolean;
+
+/**
+ * class-validator's rule functions, read once: its package entry re-exports them through two
+ * levels of getters, which a property access per rule call would run every time.
+ */
+const cv = { ...library };
 
 type Bind = (constraints: readonly unknown[]) => RuleFunction;
 
@@ -18,15 +25,15 @@ const RULES: Readonly<Record<string, Bind>> = Object.freeze({
   isString: () => (v) => cv.isString(v),
   isBoolean: () => (v) => cv.isBoolean(v),
   isInt: () => (v) => cv.isInt(v),
-  isNumber: ([options]) => (v) => cv.isNumber(v, options as cv.IsNumberOptions),
+  isNumber: ([options]) => (v) => cv.isNumber(v, options as library.IsNumberOptions),
   isPositive: () => (v) => cv.isPositive(v),
   isNegative: () => (v) => cv.isNegative(v),
   min: ([n]) => (v) => cv.min(v, n as number),
   max: ([n]) => (v) => cv.max(v, n as number),
   isDivisibleBy: ([n]) => (v) => cv.isDivisibleBy(v, n as number),
-  minLength: ([n]) => (v) => cv.minLength(v, n as number),
-  maxLength: ([n]) => (v) => cv.maxLength(v, n as number),
-  isLength: ([lo, hi]) => (v) => cv.length(v, lo as number, hi as number),
+  minLength: ([n]) => plainFirst(plainLengthCheck(n, undefined), (v) => cv.minLength(v, n as number)),
+  maxLength: ([n]) => plainFirst(plainLengthCheck(0, n), (v) => cv.maxLength(v, n as number)),
+  isLength: ([lo, hi]) => plainFirst(plainLengthCheck(lo, hi), (v) => cv.length(v, lo as number, hi as number)),
   matches: ([pattern, modifiers]) => (v) => (cv.matches as (value: unknown, pattern: unknown, modifiers: unknown) => boolean)(v, pattern, modifiers),
   isNotEmpty: () => (v) => cv.isNotEmpty(v),
   isEmpty: () => (v) => cv.isEmpty(v),
@@ -35,11 +42,11 @@ const RULES: Readonly<Record<string, Bind>> = Object.freeze({
   isIn: ([allowed]) => (v) => cv.isIn(v, allowed as readonly unknown[]),
   isNotIn: ([denied]) => (v) => cv.isNotIn(v, denied as readonly unknown[]),
   isEnum: ([entity]) => (v) => cv.isEnum(v, entity),
-  isEmail: ([options]) => (v) => cv.isEmail(v, options as never),
+  isEmail: ([options]) => plainFirst(plainEmailCheck(options), (v) => cv.isEmail(v, options as never)),
   isUrl: ([options]) => (v) => cv.isURL(v as string, options as never),
   isUuid: ([version]) => (v) => cv.isUUID(v, version as never),
-  isIso8601: ([options]) => (v) => cv.isISO8601(v, options as never),
-  isDateString: ([options]) => (v) => cv.isDateString(v, options as never),
+  isIso8601: ([options]) => plainFirst(calendarDateCheck(options), (v) => cv.isISO8601(v, options as never)),
+  isDateString: ([options]) => plainFirst(calendarDateCheck(options), (v) => cv.isDateString(v, options as never)),
   isDate: () => (v) => cv.isDate(v),
   minDate: ([date]) => (v) => cv.minDate(v, date as never),
   maxDate: ([date]) => (v) => cv.maxDate(v, date as never),
@@ -62,6 +69,14 @@ const RULES: Readonly<Record<string, Bind>> = Object.freeze({
   isPort: () => (v) => cv.isPort(v),
   isJwt: () => (v) => cv.isJWT(v),
 });
+
+/**
+ * `rule`, answered first by `plain` for a string it accepts: `plain` only ever accepts what the
+ * library accepts, so the verdict is the library's either way.
+ */
+function plainFirst(plain: PlainCheck | undefined, rule: RuleFunction): RuleFunction {
+  return plain ? (v) => (typeof v === 'string' && plain(v)) || rule(v) : rule;
+}
 
 /** The bound built-in rule for `name`, or `undefined` when the name is not one the compiler calls directly. */
 export function builtInRule(name: string, constraints: readonly unknown[]): RuleFunction | undefined {

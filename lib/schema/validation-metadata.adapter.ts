@@ -5,7 +5,7 @@
  */
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { agreesOnProbes, builtInRule } from './rule-functions';
+import { agreesOnProbes, builtInRule, type RuleFunction } from './rule-functions';
 
 /** The normalised view of one class-validator metadata entry (one decorator on one property). */
 export interface ValidationRule {
@@ -119,6 +119,8 @@ export interface PropertyRules {
   readonly rules: readonly RuleCheck[];
   /** `@ValidateNested`: the value's objects are validated by their own class's rules. */
   readonly nested: boolean;
+  /** No condition can skip the property and a built-in rule on it always refuses `undefined`: its rules alone make it required. */
+  readonly refusesUndefined: boolean;
 }
 
 /** One rule on one property, `each` included: `(value, object) => verdict`. */
@@ -150,7 +152,15 @@ export function readPropertyRules(cls: Function): PropertyRules[] | undefined {
     conditions: metadatas.filter((m) => m.type === 'conditionalValidation').map((m) => m.constraints[0] as (object: object, value: unknown) => boolean),
     rules: [...metadatas.filter((m) => m.type === 'isDefined'), ...metadatas.filter((m) => m.type === 'customValidation')].map((m) => ruleCheck(property, m)),
     nested: metadatas.some((m) => m.type === 'nestedValidation'),
+    refusesUndefined: !metadatas.some((m) => m.type === 'conditionalValidation') && metadatas.some(refusesUndefined),
   }));
+}
+
+/** A rule that runs unconditionally as a bound built-in and answers `false` for `undefined`. */
+function refusesUndefined(m: ValidationMetadata): boolean {
+  if ((m.type !== 'customValidation' && m.type !== 'isDefined') || (m as { validateIf?: unknown }).validateIf) return false;
+  const direct = directRule(m);
+  return direct !== undefined && direct(undefined) === false;
 }
 
 const schemaTargets = { size: -1, found: false };
@@ -176,10 +186,9 @@ type ConstraintInstance = { validate(value: unknown, args: unknown): unknown };
  * arguments the executor builds.
  */
 function ruleCheck(property: string, m: ValidationMetadata): RuleCheck {
-  const instances = getMetadataStorage().getTargetValidatorConstraints(m.constraintCls).map((c) => c.instance as ConstraintInstance);
-  const argsFor = (object: object, value: unknown) => ({ targetName: object.constructor?.name, property, object, value, constraints: m.constraints });
-  const bound = builtInRule(m.name ?? '', m.constraints ?? []);
-  const direct = bound && instances.length === 1 && agreesOnProbes(bound, (probe) => instances[0].validate(probe, argsFor({}, probe))) ? bound : undefined;
+  const instances = constraintInstances(m);
+  const argsFor = (object: object, value: unknown) => argumentsFor(m, property, object, value);
+  const direct = directRule(m);
   const validateIf = (m as { validateIf?: (object: object, value: unknown) => boolean }).validateIf;
   const each = m.each === true;
   const check: RuleCheck = direct
@@ -193,6 +202,24 @@ function ruleCheck(property: string, m: ValidationMetadata): RuleCheck {
         return true;
       };
   return validateIf ? (value, object) => (validateIf(object, value) ? check(value, object) : true) : check;
+}
+
+function constraintInstances(m: ValidationMetadata): ConstraintInstance[] {
+  return getMetadataStorage().getTargetValidatorConstraints(m.constraintCls).map((c) => c.instance as ConstraintInstance);
+}
+
+/** What class-validator's executor passes a constraint's `validate` as its second argument. */
+function argumentsFor(m: ValidationMetadata, property: string, object: object, value: unknown): unknown {
+  return { targetName: object.constructor?.name, property, object, value, constraints: m.constraints };
+}
+
+/** The built-in rule bound to `m`'s constraints, when it answers like `m`'s one constraint instance on the probes. */
+function directRule(m: ValidationMetadata): RuleFunction | undefined {
+  const bound = builtInRule(m.name ?? '', m.constraints ?? []);
+  if (!bound) return undefined;
+  const instances = constraintInstances(m);
+  const property = m.propertyName;
+  return instances.length === 1 && agreesOnProbes(bound, (probe) => instances[0].validate(probe, argumentsFor(m, property, {}, probe))) ? bound : undefined;
 }
 
 /** A rule with `each` on an array: every item must pass; `undefined` as soon as one cannot be decided synchronously. */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidateBy, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidateBy, ValidateNested } from 'class-validator';
 import { Field } from '../../lib/decorators/field.decorator';
 import { validateArguments } from '../../lib/schema';
 
@@ -146,6 +146,41 @@ describe('validateArguments', () => {
     it('is off by default', async () => {
       const result = await validateArguments(ForecastArgs, { city: 'Paris', days: '5' });
       expect(result.ok).to.equal(false);
+    });
+  });
+
+  context('when maxArrayItems is given', () => {
+    class Tagged {
+      @IsArray() @IsString({ each: true }) tags!: string[];
+      @IsOptional() @IsArray() @IsString({ each: true }) more?: string[];
+      @IsOptional() @IsArray() @IsString({ each: true }) rest?: string[];
+    }
+    const tags = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+
+    it('refuses an array over the limit, valid as it otherwise is', async () => {
+      expect(await validateArguments(Tagged, { tags: tags(4) }, { maxArrayItems: 3 })).to.deep.equal({ ok: false, issues: ['tags: must contain at most 3 items (got 4)'] });
+    });
+
+    it('refuses more items than ten times the limit in all', async () => {
+      class Lists {}
+      const names = Array.from({ length: 11 }, (_, i) => `list${i}`);
+      for (const name of names) {
+        Reflect.defineMetadata('design:type', Array, Lists.prototype, name);
+        IsOptional()(Lists.prototype, name);
+        IsArray()(Lists.prototype, name);
+        IsString({ each: true })(Lists.prototype, name);
+      }
+      const lists = (count: number) => Object.fromEntries(names.slice(0, count).map((name) => [name, ['a']]));
+      expect(await validateArguments(Lists, lists(10), { maxArrayItems: 1 })).to.include({ ok: true });
+      expect(await validateArguments(Lists, lists(11), { maxArrayItems: 1 })).to.deep.equal({
+        ok: false, issues: ['arguments: must contain at most 10 array items in all, nested ones included (got more)'],
+      });
+    });
+
+    it('does not count the arrays of undeclared properties, which are dropped', async () => {
+      const result = await validateArguments(Tagged, { tags: tags(2), extra: tags(50) }, { maxArrayItems: 3 });
+      expect(result.ok).to.equal(true);
+      if (result.ok) expect(result.value).to.deep.equal(Object.assign(new Tagged(), { tags: tags(2) }));
     });
   });
 });

@@ -17,6 +17,26 @@ describe('oversizeArrays', () => {
     const wide = { rows: Array.from({ length: 5 }, () => Array.from({ length: 5 }, (_, i) => i)), more: Array.from({ length: 5 }, () => [1, 2, 3, 4, 5]) };
     expect(oversizeArrays(wide, 5)).to.deep.equal(['arguments: must contain at most 50 array items in all, nested ones included (got more)']);
   });
+
+  context('when every value is a scalar or an array of scalars (the quick answer)', () => {
+    const tags = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+
+    it('still names an array over the limit', () => {
+      expect(oversizeArrays({ name: 'Ada', tags: tags(4) }, 3)).to.deep.equal(['tags: must contain at most 3 items (got 4)']);
+    });
+
+    it('still holds the arrays together to ten times the limit', () => {
+      const many = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`list${i}`, tags(3)]));
+      expect(oversizeArrays(many, 3)).to.deep.equal(['arguments: must contain at most 30 array items in all, nested ones included (got more)']);
+      expect(oversizeArrays(Object.fromEntries(Object.entries(many).slice(1)), 3)).to.deep.equal([]);
+    });
+
+    it('counts own properties only, as the walk does', () => {
+      const inherited = Object.create({ hidden: tags(9) }) as Record<string, unknown>;
+      inherited.tags = tags(2);
+      expect(oversizeArrays(inherited, 3)).to.deep.equal([]);
+    });
+  });
 });
 
 describe('withMaxItems', () => {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
+import * as transformer from 'class-transformer';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDateString, IsDefined, IsEmail, IsEnum, IsIn, IsInt, IsISO8601, IsNumber, IsOptional, IsPositive,
@@ -10,6 +11,9 @@ import type { Constructor } from '../../lib/metadata/metadata-store';
 import { checkArguments, checkArgumentsFully } from '../../lib/schema/argument-validator';
 import { compileClassSchema } from '../../lib/schema/class-schema.compiler';
 import { compiledValidator } from '../../lib/schema/compiled-validator';
+import { validateFormContent } from '../../lib/schema/form-content.validator';
+import type { FormElicitation } from '../../lib/schema/form-elicitation';
+import { compileOutputCheck } from '../../lib/schema/output-validator';
 
 /** What the argument validator answers, and whether the compiled validator decided it (a synchronous valid answer). */
 async function validated(cls: Function, input: unknown): Promise<{ ok: boolean; value?: unknown; issues?: string[]; compiled: boolean }> {
@@ -190,6 +194,42 @@ describe('compiledValidator', () => {
       expect(result).to.include({ ok: true, compiled: true });
       expect(Object.getPrototypeOf(result.value)).to.equal(Named.prototype);
       expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+    });
+  });
+
+  context('for output DTOs and @Elicit form classes', () => {
+    class Registration {
+      @IsString() @Length(2, 64) name!: string;
+      @IsEmail() email!: string;
+      @IsDateString({ strict: true }) birthday!: string;
+      @IsArray() @IsString({ each: true }) @ArrayMinSize(1) @ArrayMaxSize(10) tags!: string[];
+    }
+    const valid = { name: 'Ada Lovelace', email: 'ada@example.com', birthday: '1815-12-10', tags: ['math'] };
+
+    /** How often `run` takes the full path: class-transformer's `plainToInstance`, which the compiled validator never calls. */
+    async function fullPathsIn(run: () => Promise<unknown>): Promise<number> {
+      const library = transformer as { plainToInstance: typeof transformer.plainToInstance };
+      const original = library.plainToInstance;
+      let calls = 0;
+      library.plainToInstance = ((...args: Parameters<typeof original>) => { calls += 1; return original(...args); }) as typeof original;
+      try {
+        await run();
+      } finally {
+        library.plainToInstance = original;
+      }
+      return calls;
+    }
+
+    it('checks a valid structured result with the compiled validator', async () => {
+      const check = compileOutputCheck(Registration);
+      expect(await fullPathsIn(async () => expect(await check(valid)).to.deep.equal([]))).to.equal(0);
+      expect(await fullPathsIn(async () => expect(await check({ ...valid, email: 'ada' })).to.deep.equal(['email: must be an email']))).to.equal(1);
+    });
+
+    it('validates an accepted form of a class with the compiled validator', async () => {
+      const form = { formClass: Registration } as unknown as FormElicitation;
+      expect(await fullPathsIn(async () => expect(await validateFormContent(form, valid)).to.include({ ok: true }))).to.equal(0);
+      expect(await fullPathsIn(async () => expect(await validateFormContent(form, { ...valid, birthday: '1815-02-30' })).to.include({ ok: false }))).to.equal(1);
     });
   });
 

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import * as cv from 'class-validator';
 import fc from 'fast-check';
 import { Field } from '../../../lib/decorators/field.decorator';
+import { dateLike, emailLike } from './format-strings.arbitraries';
 
 /**
  * DTO shapes as data, turned into real decorated classes at run time, and values for them: the
@@ -69,7 +70,8 @@ const each = (rule: string, ...args: unknown[]): RuleSpec => ({ rule, args, each
 
 const STRING_RULES: readonly RuleSpec[] = [
   r('IsString'), r('MinLength', 2), r('MaxLength', 4), r('Length', 1, 3), r('Matches', /^[a-c]*$/), r('Matches', '^a', 'i'), r('IsEmail'),
-  r('IsUUID'), r('IsUrl'), r('IsISO8601'), r('IsISO8601', { strict: true }), r('IsDateString'), r('IsIn', ['a', 'b', 'ab']), r('IsNotIn', ['x']),
+  r('IsEmail', { allow_ip_domain: true }), r('IsEmail', { host_blacklist: ['b.co'] }), r('IsUUID'), r('IsUrl'), r('IsISO8601'), r('IsISO8601', { strict: true }),
+  r('IsDateString'), r('IsDateString', { strict: true }), r('IsIn', ['a', 'b', 'ab']), r('IsNotIn', ['x']),
   r('IsNotEmpty'), r('IsEnum', Colour), r('Contains', 'b'), r('IsShort'), r('IsNumberString'), r('Equals', 'ab'),
 ];
 const NUMBER_RULES: readonly RuleSpec[] = [
@@ -185,7 +187,12 @@ const ABSENT = Symbol('absent');
 function validish(p: PropShape, depth: number): fc.Arbitrary<unknown> {
   switch (p.kind) {
     case 'string': case 'toString': case 'free':
-      return fc.oneof(fc.constantFrom('a', 'ab', 'abc', 'A', 'b', 'x', '', 'a@b.co', '123e4567-e89b-42d3-a456-426614174000', 'https://example.com/x', '2020-01-01', '2020-01-01T10:00:00Z', '12', 'r', 'g'), fc.string({ maxLength: 5 }));
+      return fc.oneof(
+        { arbitrary: fc.constantFrom('a', 'ab', 'abc', 'A', 'b', 'x', '', 'a@b.co', '123e4567-e89b-42d3-a456-426614174000', 'https://example.com/x', '2020-01-01', '2020-01-01T10:00:00Z', '12', 'r', 'g'), weight: 4 },
+        { arbitrary: fc.string({ maxLength: 5 }), weight: 4 },
+        { arbitrary: emailLike, weight: 1 },
+        { arbitrary: dateLike, weight: 1 },
+      );
     case 'number':
       return fc.oneof(fc.integer({ min: -3, max: 16 }), fc.constantFrom(0, 1, 2, 1.5, 14, 15, -1, Number.NaN, Number.POSITIVE_INFINITY, 0.1), fc.double({ noNaN: true }));
     case 'boolean': case 'toBoolean':
