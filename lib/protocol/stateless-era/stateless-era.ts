@@ -54,7 +54,7 @@ export interface StatelessFacts {
 }
 
 /** What the stateless era asks of the router: its methods and the operation pipeline. */
-export type StatelessRouter = Pick<Router, 'handles' | 'handle' | 'operate'>;
+export type StatelessRouter = Pick<Router, 'handles' | 'route' | 'operate'>;
 
 /** What the stateless era is built from, handed in by the composition root. */
 export interface StatelessEraDeps {
