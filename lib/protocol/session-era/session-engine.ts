@@ -224,19 +224,24 @@ export class SessionEngine implements ChannelHost {
       this.touch(state.id);
       throw error;
     }
-    if (answer instanceof Promise) return this.touchedAfter(answer, state.id);
+    // A promise touches the session itself once it settles (one async step for both ends, see `served`).
+    if (answer instanceof Promise) return answer;
     // The idle clock starts when the last request ends, not when it began (a running request
     // keeps its session from expiring), and every request counts: a ping too.
     this.touch(state.id);
     return answer;
   }
 
+  /** What `request` answers; a promise it gives touches the session once settled. */
   private served(state: SessionState, message: JsonRpcRequest, way: InFlight, principal: unknown): SessionAnswer | Promise<SessionAnswer> {
     const pending = this.hold(state.id);
     const request: SessionRequest = { state, message, exchange: way.exchange, principal, cancellation: way.cancellation };
     const served = this.methods.lookup('session', message.method, request);
     if (isRefusal(served)) return this.codec.refused(request, served);
-    if (!isRouted(served) && served.immediate) return runMethod(this.codec, this.router, served, request);
+    if (!isRouted(served) && served.immediate) {
+      const answer = runMethod(this.codec, this.router, served, request);
+      return answer instanceof Promise ? this.endedAfter(answer, state.id) : answer;
+    }
     // A request that never returns holds its handler, its params and what it waits for: a client
     // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
     const refused = this.running.refusal(state.id, message.id, this.maxInFlightPerSession);
@@ -253,7 +258,7 @@ export class SessionEngine implements ChannelHost {
       this.running.finish(state.id, message.id);
       throw error;
     }
-    if (answer instanceof Promise) return this.finishedAfter(answer, state.id, message.id);
+    if (answer instanceof Promise) return this.endedAfter(answer, state.id, message.id);
     this.running.finish(state.id, message.id);
     return answer;
   }
@@ -272,19 +277,15 @@ export class SessionEngine implements ChannelHost {
     return this.run(served, request);
   }
 
-  /** A running request that had to wait: counted as running until its answer is there. */
-  private async finishedAfter(pending: Promise<SessionAnswer>, sessionId: string, id: RequestId): Promise<SessionAnswer> {
+  /**
+   * A request that had to wait, once it is answered: no longer running (when it was counted as
+   * such, `id`), and its session touched.
+   */
+  private async endedAfter(pending: Promise<SessionAnswer>, sessionId: string, id?: RequestId): Promise<SessionAnswer> {
     try {
       return await pending;
     } finally {
-      this.running.finish(sessionId, id);
-    }
-  }
-
-  private async touchedAfter(pending: Promise<SessionAnswer>, sessionId: string): Promise<SessionAnswer> {
-    try {
-      return await pending;
-    } finally {
+      if (id !== undefined) this.running.finish(sessionId, id);
       this.touch(sessionId);
     }
   }
