@@ -1,7 +1,7 @@
 import type { Diagnostics } from '../core/diagnostics';
 import { toErrorObject, type ErrorObject } from '../core/error-mapper';
 import { StoreUnavailableError } from '../core/errors';
-import { classify, failure, success, type Classified, type JsonRpcRequest } from '../core/jsonrpc';
+import { classify, failure, success, type Classified, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../core/jsonrpc';
 import { Method, Notification } from '../core/methods';
 import type { HeapGuard } from './heap-guard';
 import { ACCEPTED, answer, closing, NOTHING, refused, servedAnswer, type DispatchOutcome } from './dispatch-outcome';
@@ -85,15 +85,28 @@ export class Dispatcher {
     ({ engine: this.engine, stateless: this.stateless, store: this.store, running: this.running, diagnostics: this.diagnostics, maxJsonDepth: this.maxJsonDepth, heap: this.heap } = deps);
   }
 
-  /** One parsed JSON value (a message, or a batch) and what its transport knows about it. */
+  /**
+   * One parsed JSON value (a message, or a batch) and what its transport knows about it, as a
+   * promise (`dispatchNow` without one when nothing had to wait).
+   */
   dispatch(value: unknown, arrival: Arrival): Promise<DispatchOutcome> {
+    const outcome = this.dispatchNow(value, arrival);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  }
+
+  /**
+   * What became of one parsed JSON value, at once when nothing on its way had to wait (a refusal,
+   * a session at hand, a synchronous handler), else as a promise: a transport that awaits only a
+   * promise pays no turn for a call that never waited.
+   */
+  dispatchNow(value: unknown, arrival: Arrival): DispatchOutcome | Promise<DispatchOutcome> {
     if (Array.isArray(value)) return this.batch(value, arrival);
     const incoming = classify(value, this.maxJsonDepth);
-    if (incoming.kind === 'invalid') return Promise.resolve(refused('invalid-request', incoming.id, incoming.error));
+    if (incoming.kind === 'invalid') return refused('invalid-request', incoming.id, incoming.error);
     // New work only: a response or a notification (a cancellation) may be what frees memory.
     if (incoming.kind === 'request') {
       const overloaded = this.heap.refusal();
-      if (overloaded) return Promise.resolve(refused('overloaded', incoming.message.id, overloaded));
+      if (overloaded) return refused('overloaded', incoming.message.id, overloaded);
     }
     const { binding } = arrival;
     const era = detectEra({
@@ -109,11 +122,19 @@ export class Dispatcher {
 
   /**
    * The session `sessionId` names, if the caller may use it: refused without an id, with a version
-   * header the session era does not speak, for an unknown session, or another principal's.
+   * header the session era does not speak, for an unknown session, or another principal's. At
+   * once when the store has it at hand.
    */
-  async findSession(sessionId: string | undefined, versionHeader: string | undefined, principal: unknown): Promise<SessionState | SessionRefused> {
+  findSession(sessionId: string | undefined, versionHeader: string | undefined, principal: unknown): SessionState | SessionRefused | Promise<SessionState | SessionRefused> {
     const naming = namingRefusal(sessionId, versionHeader);
-    return naming ?? foundFor(await this.store.load(sessionId!), principal);
+    if (naming) return naming;
+    const loaded = this.loadSession(sessionId!);
+    return loaded instanceof Promise ? loaded.then((state) => foundFor(state, principal)) : foundFor(loaded, principal);
+  }
+
+  /** The session's state: at once from a store that has it at hand, else as the store's promise. */
+  private loadSession(id: string): SessionState | undefined | Promise<SessionState | undefined> {
+    return this.store.loadAtHand ? this.store.loadAtHand(id) : this.store.load(id);
   }
 
   attachStandalone(sessionId: string, sink: StandaloneSink): () => void {
@@ -144,35 +165,51 @@ export class Dispatcher {
   }
 
   /** HTTP: the message names its session (or must). */
-  private async namedSessionMessage(incoming: Classified, arrival: Arrival): Promise<DispatchOutcome> {
+  private namedSessionMessage(incoming: Classified, arrival: Arrival): DispatchOutcome | Promise<DispatchOutcome> {
     const id = incoming.kind === 'request' ? incoming.message.id : null;
     if (incoming.kind === 'request' && incoming.message.method === Method.Initialize) {
       if (arrival.sessionId !== undefined) return refused('invalid-request', id, SessionRefusal.initializeNamesSession);
       return this.initialize(incoming.message, arrival);
     }
-    // `findSession` inlined: one async step less on every request of a session.
-    const naming = namingRefusal(arrival.sessionId, arrival.versionHeader);
-    const found = naming ?? foundFor(await this.store.load(arrival.sessionId!), arrival.principal);
+    const found = this.findSession(arrival.sessionId, arrival.versionHeader, arrival.principal);
+    if (found instanceof Promise) return found.then((loaded) => this.inFoundSession(incoming, loaded, arrival, id));
+    return this.inFoundSession(incoming, found, arrival, id);
+  }
+
+  private inFoundSession(incoming: Classified, found: SessionState | SessionRefused, arrival: Arrival, id: RequestId | null): DispatchOutcome | Promise<DispatchOutcome> {
     if ('refusal' in found) return refused(found.refusal, id, found.error);
     return this.inSession(incoming, found, arrival);
   }
 
   /** A pipe: one implicit session, made by `initialize`; before it, only `ping` is answered. */
-  private async pipeMessage(incoming: Classified, arrival: Arrival, binding: PipeBinding): Promise<DispatchOutcome> {
+  private pipeMessage(incoming: Classified, arrival: Arrival, binding: PipeBinding): DispatchOutcome | Promise<DispatchOutcome> {
     const request = incoming.kind === 'request' ? incoming.message : undefined;
     if (request?.method === Method.Initialize && binding.sessionId === undefined) return this.initialize(request, arrival);
-    let state: SessionState | undefined;
+    if (binding.sessionId === undefined) return this.inPipeSession(incoming, undefined, arrival, request);
+    let loaded: SessionState | undefined | Promise<SessionState | undefined>;
     try {
-      state = binding.sessionId === undefined ? undefined : await this.store.load(binding.sessionId);
+      loaded = this.loadSession(binding.sessionId);
     } catch (error) {
-      if (!request) throw error;
-      return this.failed(error, request);
+      return this.loadFailed(error, request);
     }
+    if (loaded instanceof Promise) {
+      return loaded.then((state) => this.inPipeSession(incoming, state, arrival, request), (error) => this.loadFailed(error, request));
+    }
+    return this.inPipeSession(incoming, loaded, arrival, request);
+  }
+
+  private inPipeSession(incoming: Classified, state: SessionState | undefined, arrival: Arrival, request: JsonRpcRequest | undefined): DispatchOutcome | Promise<DispatchOutcome> {
     if (state) return this.inSession(incoming, state, arrival);
     if (!request) return ACCEPTED;
     if (!arrival.accepting) return closing(request.id);
     if (request.method === Method.Ping) return answer(success(request.id, {}));
     return refused('session-required', request.id, SessionRefusal.notInitialised);
+  }
+
+  /** The pipe's session could not be loaded: a request is answered so, anything else fails as it did. */
+  private loadFailed(error: unknown, request: JsonRpcRequest | undefined): DispatchOutcome {
+    if (!request) throw error;
+    return this.failed(error, request);
   }
 
   private async initialize(message: JsonRpcRequest, arrival: Arrival): Promise<DispatchOutcome> {
@@ -190,11 +227,8 @@ export class Dispatcher {
     }
   }
 
-  private async inSession(incoming: Classified, state: SessionState, arrival: Arrival): Promise<DispatchOutcome> {
-    if (incoming.kind === 'notification') {
-      await this.engine.notification(state, incoming.message);
-      return ACCEPTED;
-    }
+  private inSession(incoming: Classified, state: SessionState, arrival: Arrival): DispatchOutcome | Promise<DispatchOutcome> {
+    if (incoming.kind === 'notification') return this.notified(state, incoming.message);
     if (incoming.kind === 'response') {
       this.engine.response(state, incoming.message);
       return ACCEPTED;
@@ -202,14 +236,35 @@ export class Dispatcher {
     const message = (incoming as Extract<Classified, { kind: 'request' }>).message;
     const inFlight = arrival.open('request', state.id, message.id);
     if (!inFlight) return closing(message.id);
+    let response: JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;
     try {
       // The principal of this request, not the session's first: a refreshed token (a step-up
       // with more scopes) is what the scope checks and `ctx.auth` must see.
-      const response = await this.engine.request(state, message, inFlight, arrival.principal);
+      response = this.engine.request(state, message, inFlight, arrival.principal);
+    } catch (error) {
+      return this.requestFailed(error, message);
+    }
+    if (response instanceof Promise) return this.answeredLater(response, message);
+    return response ? servedAnswer(response) : NOTHING;
+  }
+
+  private async notified(state: SessionState, message: JsonRpcNotification): Promise<DispatchOutcome> {
+    await this.engine.notification(state, message);
+    return ACCEPTED;
+  }
+
+  private async answeredLater(pending: Promise<JsonRpcResponse | undefined>, message: JsonRpcRequest): Promise<DispatchOutcome> {
+    try {
+      const response = await pending;
       return response ? servedAnswer(response) : NOTHING;
     } catch (error) {
-      return answer(failure(message.id, toErrorObject(error, message.method, this.diagnostics)));
+      return this.requestFailed(error, message);
     }
+  }
+
+  /** A session's request that failed outside its handler: -32603 (or the error's own code) with its id. */
+  private requestFailed(error: unknown, message: JsonRpcRequest): DispatchOutcome {
+    return answer(failure(message.id, toErrorObject(error, message.method, this.diagnostics)));
   }
 
   /**
@@ -256,7 +311,7 @@ export class Dispatcher {
    * connection's scope (`notifications/cancelled` names them, and they are capped as a session's
    * are); over HTTP each is its own scope, cancelled by its stream closing.
    */
-  private async statelessMessage(incoming: Classified, arrival: Arrival): Promise<DispatchOutcome> {
+  private statelessMessage(incoming: Classified, arrival: Arrival): DispatchOutcome | Promise<DispatchOutcome> {
     const { binding } = arrival;
     if (incoming.kind === 'notification') {
       if (binding && incoming.message.method === Notification.Cancelled) {
@@ -275,8 +330,22 @@ export class Dispatcher {
     const inFlight = arrival.open(message.method === StatelessMethod.Listen ? 'listen' : 'stateless', undefined, message.id);
     if (!inFlight) return closing(message.id);
     if (binding) this.running.start(binding.scope, message.id, inFlight.cancellation);
+    let outcome: DispatchOutcome | Promise<DispatchOutcome>;
     try {
-      return await this.stateless.request(message, { principal: arrival.principal, headers: arrival, cancellation: inFlight.cancellation, exchange: inFlight.exchange });
+      outcome = this.stateless.request(message, { principal: arrival.principal, headers: arrival, cancellation: inFlight.cancellation, exchange: inFlight.exchange });
+    } catch (error) {
+      if (binding) this.running.finish(binding.scope, message.id);
+      return this.failed(error, message);
+    }
+    if (outcome instanceof Promise) return this.statelessLater(outcome, message, binding);
+    if (binding) this.running.finish(binding.scope, message.id);
+    return outcome;
+  }
+
+  /** A stateless request that had to wait: running (on a pipe, cancellable by id) until it is answered. */
+  private async statelessLater(pending: Promise<DispatchOutcome>, message: JsonRpcRequest, binding: PipeBinding | undefined): Promise<DispatchOutcome> {
+    try {
+      return await pending;
     } catch (error) {
       return this.failed(error, message);
     } finally {

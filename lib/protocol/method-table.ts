@@ -56,7 +56,8 @@ export type Served<R> = typeof ROUTED | ProtocolMethod<R>;
  * construction.
  */
 export class MethodTable<Requests extends EraRequestTypes> {
-  private readonly methods = new Map<string, EraMethod<Requests>>();
+  /** One map per era, keyed by the method as sent: a lookup builds no key string. */
+  private readonly methods: { readonly [E in Era]: Map<string, EraMethod<Requests>> } = { session: new Map(), stateless: new Map() };
 
   /** `routed` says whether the router serves `method` (its own table). */
   constructor(private readonly routed: (method: string) => boolean) {}
@@ -68,16 +69,16 @@ export class MethodTable<Requests extends EraRequestTypes> {
    */
   register(entries: readonly EraMethod<Requests>[]): this {
     for (const entry of entries) {
-      const key = `${entry.era} ${entry.method}`;
-      if (this.methods.has(key)) throw new Error(`${entry.method} is served twice in the ${entry.era} era`);
-      this.methods.set(key, Object.freeze({ ...entry }));
+      const era = this.methods[entry.era];
+      if (era.has(entry.method)) throw new Error(`${entry.method} is served twice in the ${entry.era} era`);
+      era.set(entry.method, Object.freeze({ ...entry }));
     }
     return this;
   }
 
   /** How `request`'s method is served in `era`; a refusal when it is unknown to it (-32601) or the method refuses it as such. */
   lookup<E extends Era>(era: E, method: string, request: Requests[E]): Served<Requests[E]> | Refusal {
-    const entry = this.methods.get(`${era} ${method}`) as ProtocolMethod<Requests[E]> | undefined;
+    const entry = this.methods[era].get(method) as ProtocolMethod<Requests[E]> | undefined;
     if (entry && (entry.available?.(request) ?? true)) return entry.admit?.(request) ?? entry;
     if (this.routed(method)) return ROUTED;
     return { kind: 'method-not-found', error: ProtocolError.methodNotFound(method).toJSON() };

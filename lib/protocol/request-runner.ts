@@ -51,29 +51,60 @@ export interface RunOptions {
  * The one per-request core of both eras: serves the request with the context its era's codec
  * makes; a call that may become a task is answered with the task once it is stored (its handler
  * goes on, and its outcome goes to the task), else with what it came to; a request cancelled
- * meanwhile, or served with nothing to answer, gets no answer.
+ * meanwhile, or served with nothing to answer, gets no answer. Answered at once when serving it
+ * did not have to wait: a promise is made only where something waits.
  */
-export async function runRequest<R extends RunnableRequest, A, T>(
+export function runRequest<R extends RunnableRequest, A, T>(
   codec: EraCodec<R, A, T>,
   request: R,
   task: BackgroundCall<T> | undefined,
-  serve: (ctx: Context) => Promise<ServedOutcome>,
+  serve: (ctx: Context) => ServedOutcome | Promise<ServedOutcome>,
   options: RunOptions = {},
+): A | Promise<A> {
+  return answerOf(codec, request, task, serve(codec.context(request, task?.starter)), options);
+}
+
+/** The answer to what serving the request came to (`handled`), once it is there. */
+function answerOf<R extends RunnableRequest, A, T>(
+  codec: EraCodec<R, A, T>,
+  request: R,
+  task: BackgroundCall<T> | undefined,
+  handled: ServedOutcome | Promise<ServedOutcome>,
+  options: RunOptions,
+): A | Promise<A> {
+  if (task) return raced(codec, request, task, handled, options);
+  if (handled instanceof Promise) return handled.then((outcome) => answered(codec, request, outcome, options));
+  return answered(codec, request, handled, options);
+}
+
+/** A router method's request: the default options (no answer once cancelled). */
+const ROUTED_OPTIONS: RunOptions = Object.freeze({});
+
+/** A call that may become a task: whichever comes first, its outcome or its task stored. */
+async function raced<R extends RunnableRequest, A, T>(
+  codec: EraCodec<R, A, T>,
+  request: R,
+  task: BackgroundCall<T>,
+  handled: ServedOutcome | Promise<ServedOutcome>,
+  options: RunOptions,
 ): Promise<A> {
-  const handled = serve(codec.context(request, task?.starter));
-  const outcome = task ? await Promise.race([handled, task.started]) : await handled;
-  if (task?.running !== undefined) {
-    task.finish(handled as Promise<Outcome>);
+  const outcome = await Promise.race([handled, task.started]);
+  if (task.running !== undefined) {
+    task.finish(Promise.resolve(handled) as Promise<Outcome>);
     return codec.taskCreated(request, task.running);
   }
+  return answered(codec, request, outcome as ServedOutcome, options);
+}
+
+/** The answer to what the request came to: none when it was cancelled meanwhile, or came to nothing. */
+function answered<R extends RunnableRequest, A, T>(codec: EraCodec<R, A, T>, request: R, served: ServedOutcome, options: RunOptions): A {
   if (request.cancellation.aborted && !options.answersWhenCancelled) return codec.nothing;
-  const served = outcome as ServedOutcome;
   if ('result' in served && served.result === undefined) return codec.nothing;
   return codec.answer(request, served as Outcome);
 }
 
 /** What the runner asks of the router: its own methods, and the pipeline for the protocol's. */
-export type RunnerRouter = Pick<Router, 'handle' | 'operate'>;
+export type RunnerRouter = Pick<Router, 'route' | 'operate'>;
 
 /**
  * Runs one request whose method the method table found: the router's through its own table, the
@@ -85,9 +116,10 @@ export function runMethod<R extends RunnableRequest, A, T>(
   served: Served<R>,
   request: R,
   task?: BackgroundCall<T>,
-): Promise<A> {
+): A | Promise<A> {
   const { method, params = {} } = request.message;
-  if (isRouted(served)) return runRequest(codec, request, task, (ctx) => router.handle(method, params, ctx));
+  // The router's own methods, the most frequent, with no closure made around the call.
+  if (isRouted(served)) return answerOf(codec, request, task, router.route(method, params, codec.context(request, task?.starter)), ROUTED_OPTIONS);
   const operation = { kind: served.kind, method };
   return runRequest(codec, request, task, (ctx) => router.operate(operation, params, ctx, (checked) => served.serve(checked, request, ctx)), served);
 }

@@ -149,16 +149,39 @@ export class Router {
    * counts against `maxInFlightPerNode` until its handler ends (a call that became a task, until
    * the task's handler ends): each session's cap times the sessions open is no bound for a node.
    */
-  async handle(method: string, params: unknown, ctx: Context = new Context()): Promise<Outcome> {
+  handle(method: string, params: unknown, ctx: Context = new Context()): Promise<Outcome> {
+    const outcome = this.route(method, params, ctx);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  }
+
+  /**
+   * `handle`, answered at once when nothing on the way had to wait (a synchronous handler, no
+   * asynchronous guard or validation): the protocol layer's entry, which awaits only what waits.
+   */
+  route(method: string, params: unknown, ctx: Context): Outcome | Promise<Outcome> {
     if (this.inFlight >= this.maxInFlight) return { error: busyNode(this.maxInFlight) };
     this.inFlight += 1;
+    let result: JsonObject | Promise<JsonObject>;
     try {
       const handler = this.table.get(method);
       if (!handler) throw ProtocolError.methodNotFound(method);
       if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
         throw ProtocolError.invalidParams('"params" must be an object');
       }
-      return { result: await handler((params ?? {}) as JsonObject, ctx) };
+      result = handler((params ?? {}) as JsonObject, ctx);
+    } catch (error) {
+      this.inFlight -= 1;
+      return { error: toErrorObject(error, method, this.diagnostics) };
+    }
+    if (result instanceof Promise) return this.settled(method, result);
+    this.inFlight -= 1;
+    return { result };
+  }
+
+  /** The outcome of a handler that had to wait; the request counts as in flight until then. */
+  private async settled(method: string, pending: Promise<JsonObject>): Promise<Outcome> {
+    try {
+      return { result: await pending };
     } catch (error) {
       return { error: toErrorObject(error, method, this.diagnostics) };
     } finally {
@@ -169,11 +192,22 @@ export class Router {
   /**
    * Serves a method the protocol layer answers itself (ping, logging/setLevel, subscriptions,
    * discover) through the same pipeline as the router's own: the server's guards, then its
-   * interceptors around `perform`. Errors are mapped as for any other request.
+   * interceptors around `perform`. Errors are mapped as for any other request. At once when
+   * neither the members nor `perform` had to wait.
    */
-  async operate<T>(operation: OperationInfo, params: JsonObject, ctx: Context, perform: (params: JsonObject, ctx: Context) => Promise<T>): Promise<Outcome<T>> {
+  operate<T>(operation: OperationInfo, params: JsonObject, ctx: Context, perform: (params: JsonObject, ctx: Context) => T | Promise<T>): Outcome<T> | Promise<Outcome<T>> {
+    let result: T | Promise<T>;
     try {
-      return { result: await this.pipelines.method(operation.kind, operation.method).run(params, ctx, perform) };
+      result = this.pipelines.method(operation.kind, operation.method).run(params, ctx, perform);
+    } catch (error) {
+      return { error: toErrorObject(error, operation.method, this.diagnostics) };
+    }
+    return result instanceof Promise ? this.operated(operation, result) : { result };
+  }
+
+  private async operated<T>(operation: OperationInfo, pending: Promise<T>): Promise<Outcome<T>> {
+    try {
+      return { result: await pending };
     } catch (error) {
       return { error: toErrorObject(error, operation.method, this.diagnostics) };
     }

@@ -9,14 +9,14 @@ import { StatelessEra } from '../../lib/protocol/stateless-era/stateless-era';
 import { DEFAULT_CACHE } from '../../lib/protocol/stateless-era/stateless-era';
 import { SILENT_DIAGNOSTICS } from '../../lib';
 import type { ToolDefinition } from '../../lib/definitions/definitions';
-import { call, FakeArrival, FakeStore, flush, initializeRequest, node, settledNow } from './support/protocol-fakes';
+import { InMemorySessionStore, type SessionStore } from '../../lib/protocol/seams/session-store';
+import { call, FakeArrival, FakeClock, FakeStore, flush, initializeRequest, node, settledNow } from './support/protocol-fakes';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const SCHEMA: JsonObject = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } };
 
 /** A dispatcher over fakes: a store, an in-process bus, a router with the fake tools; `hidden` tools are invisible to everyone. */
-function dispatcher(hidden: readonly string[] = []) {
-  const store = new FakeStore();
+function dispatcher<S extends SessionStore = FakeStore>(hidden: readonly string[] = [], store: S = new FakeStore() as SessionStore as S) {
   const at = node({ store });
   const stateless = new StatelessEra({
     router: at.router,
@@ -36,6 +36,35 @@ function statelessCall(id: number, name: string): JsonRpcRequest {
 }
 
 describe('Dispatcher', () => {
+  describe('#dispatchNow', () => {
+    context('when nothing on a session request\'s way waits (a store that has it at hand, a tool that answers at once)', () => {
+      it('answers at once, with no promise', async () => {
+        // On the engine's fake clock, so that the session is not idle on the store's.
+        const store = new InMemorySessionStore({ now: new FakeClock().read });
+        const { dispatcher: d } = dispatcher([], store);
+        const opened = await d.dispatch(initializeRequest(1), new FakeArrival());
+        const sessionId = (opened as { sessionId: string }).sessionId;
+        const arrival = new FakeArrival({ sessionId });
+        await d.dispatch({ jsonrpc: '2.0', id: 2, method: 'ping' }, arrival);
+        const outcome = d.dispatchNow(call(3, 'now', { arguments: { a: 1 } }), arrival);
+        expect(outcome).not.to.be.instanceOf(Promise);
+        expect(outcome).to.deep.equal({ kind: 'answer', response: { jsonrpc: '2.0', id: 3, result: { echoed: { a: 1 } } } });
+        await store.close();
+      });
+    });
+
+    context('when the store must be waited for (it has no loadAtHand)', () => {
+      it('answers the same, as a promise', async () => {
+        const { dispatcher: d } = dispatcher();
+        const opened = await d.dispatch(initializeRequest(1), new FakeArrival());
+        const arrival = new FakeArrival({ sessionId: (opened as { sessionId: string }).sessionId });
+        const outcome = d.dispatchNow(call(3, 'now', { arguments: { a: 1 } }), arrival);
+        expect(outcome).to.be.instanceOf(Promise);
+        expect(await outcome).to.deep.equal({ kind: 'answer', response: { jsonrpc: '2.0', id: 3, result: { echoed: { a: 1 } } } });
+      });
+    });
+  });
+
   describe('#dispatch on a pipe', () => {
     context('when ping comes before initialize', () => {
       it('answers it, and refuses any other request as not initialised', async () => {

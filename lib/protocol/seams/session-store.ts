@@ -15,13 +15,19 @@ export type SessionChange = (current: Readonly<SessionState>) => SessionState | 
 export interface SessionStore {
   /** The session's state, or `undefined` when there is none (never created, deleted, or expired). Do not mutate it. */
   load(id: string): Promise<SessionState | undefined>;
+  /**
+   * `load`, answered at once, by a store that holds its sessions in this process (memory): every
+   * request of a session loads it, and a promise costs a turn on each. A store that must wait for
+   * them (Redis, a database) leaves it out, and `load` is used.
+   */
+  loadAtHand?(id: string): SessionState | undefined;
   /** Stores a new session (or replaces one whole). */
   save(state: SessionState): Promise<void>;
   /** Applies `change` atomically; the state after it, or `undefined` when the session is gone. */
   update(id: string, change: SessionChange): Promise<SessionState | undefined>;
   /** Removes the session (the client ended it); whether there was one. `onExpired` listeners are not told. */
   delete(id: string): Promise<boolean>;
-  /** Marks the session active now, postponing its expiry. */
+  /** Marks the session active now, postponing its expiry (`TOUCHED` when it is done already). */
   touch(id: string): Promise<void>;
   /** Ids of sessions subscribed to `uri`. */
   subscribers(uri: string): Promise<string[]>;
@@ -36,6 +42,12 @@ export interface SessionStore {
   /** Stops background work (expiry timers). */
   close(): Promise<void>;
 }
+
+/**
+ * What `touch` returns when it did its work at once: settled, and never rejected, so a caller need
+ * not watch it (every request touches its session; a handler on a promise of its own costs two more).
+ */
+export const TOUCHED: Promise<void> = Promise.resolve();
 
 /** How long a session may sit idle before it expires, unless `sessionIdleMs` says otherwise: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -75,6 +87,11 @@ export class InMemorySessionStore implements SessionStore {
     return this.live(id);
   }
 
+  /** At once: the Map is at hand (see `SessionStore#loadAtHand`). */
+  loadAtHand(id: string): SessionState | undefined {
+    return this.live(id);
+  }
+
   async save(state: SessionState): Promise<void> {
     if (this.sessions.get(state.id) !== state) this.sessions.set(state.id, structuredClone(state));
   }
@@ -94,11 +111,12 @@ export class InMemorySessionStore implements SessionStore {
     return this.sessions.delete(id);
   }
 
-  async touch(id: string): Promise<void> {
+  touch(id: string): Promise<void> {
     // Not `live`: the protocol touches a session as its last request ends, when the clock may
     // say idle although the session was busy until now; what is still stored is still active.
     const state = this.sessions.get(id);
     if (state) state.lastActiveAt = this.now();
+    return TOUCHED;
   }
 
   async subscribers(uri: string): Promise<string[]> {

@@ -59,7 +59,9 @@ export async function admitBatch(
       const { message } = item;
       const slot: Slot = { id: message.id, cancellation: new Cancellation() };
       slots.push(slot);
-      running.push(engine.request(state, message, { exchange, cancellation: slot.cancellation }, principal)
+      // As a promise (each element is answered when all are), a throw of its own as a rejection.
+      const answered = async () => engine.request(state, message, { exchange, cancellation: slot.cancellation }, principal);
+      running.push(answered()
         .catch((error: unknown) => failure(message.id, toErrorObject(error, message.method, diagnostics)))
         .then((response) => { slot.answer = response ?? null; return response; }));
     }

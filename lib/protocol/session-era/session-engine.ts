@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { WarningThrottle, type Diagnostics, type WarningRateLimit } from '../../core/diagnostics';
 import { ErrorCode } from '../../core/error-codes';
-import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../core/jsonrpc';
+import { failure, notification, success, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../../core/jsonrpc';
 import { Notification } from '../../core/methods';
 import type { ClientCapabilities, Implementation, JsonObject } from '../../core/wire.types';
 import type { Router } from '../../router/router';
@@ -16,7 +16,7 @@ import type { RunningRequests } from '../running-requests';
 import type { ServerIdentity } from '../server-identity';
 import type { SessionState } from '../seams/session-state';
 import type { TaskRecord } from '../seams/task-store';
-import { DEFAULT_SESSION_IDLE_MS, type SessionStore } from '../seams/session-store';
+import { DEFAULT_SESSION_IDLE_MS, TOUCHED, type SessionStore } from '../seams/session-store';
 import { negotiateVersion } from '../versions';
 import { lifecycleMethods } from './lifecycle.handlers';
 import { DEFAULT_MAX_PENDING_BYTES_PER_SESSION, PendingRequests } from './pending-requests';
@@ -26,12 +26,12 @@ import { UrlElicitations } from './url-elicitations';
 import { SessionTasks } from '../tasks/session-tasks';
 import type { TaskService } from '../tasks/task-service';
 import { runMethod, type EraCodec } from '../request-runner';
-import { isRefusal, isRouted, MethodTable } from '../method-table';
+import { isRefusal, isRouted, MethodTable, type Served } from '../method-table';
 import type { ProtocolMethods } from '../era-methods';
 import { sessionCodec, type SessionAnswer, type SessionRequest } from './session-codec';
 
 /** What the session era asks of the router: its methods, the operation pipeline, the resource rules. */
-export type SessionRouter = Pick<Router, 'handles' | 'handle' | 'operate' | 'resourceUri' | 'canRead' | 'readRefusal'>;
+export type SessionRouter = Pick<Router, 'handles' | 'route' | 'operate' | 'resourceUri' | 'canRead' | 'readRefusal'>;
 
 /** What the session era is built from, handed in by the composition root. */
 export interface SessionEngineDeps {
@@ -85,6 +85,15 @@ export interface Initialized {
   readonly refusal?: RefusalKind;
 }
 
+/** What waiting for a live subscription comes to. */
+const LIVE: Promise<void> = Promise.resolve();
+
+/** A session this node listens to on the bus: its subscription, and whether it is live yet. */
+interface HeldSession {
+  readonly subscription: BusSubscription;
+  live: boolean;
+}
+
 type OnSessionMessage = { readonly [K in SessionMessage['kind']]: (engine: SessionEngine, sessionId: string, message: Extract<SessionMessage, { kind: K }>) => void };
 
 /** What a message of a session heard on the bus does on this node. */
@@ -115,7 +124,7 @@ export class SessionEngine implements ChannelHost {
   /** 2025-11-25 tasks: `tools/call` with `params.task`, and the `tasks/*` methods. */
   private readonly tasks: SessionTasks;
   /** The sessions this node holds on the bus, and how to let each go. */
-  private readonly held = new Map<string, BusSubscription>();
+  private readonly held = new Map<string, HeldSession>();
   private readonly endedListeners = new Set<(sessionId: string) => void>();
   private readonly store: SessionStore;
   private readonly bus: SessionBus;
@@ -142,7 +151,7 @@ export class SessionEngine implements ChannelHost {
     this.pending = new PendingRequests(options.maxPendingBytesPerSession ?? DEFAULT_MAX_PENDING_BYTES_PER_SESSION);
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.maxSessions = options.maxSessions ?? 10_000;
-    this.standalone = new StandaloneHolds({ bus: this.bus, events: this.events, listen: (id) => this.hold(id), diagnostics: this.diagnostics });
+    this.standalone = new StandaloneHolds({ bus: this.bus, events: this.events, listen: (id) => this.hold(id) ?? LIVE, diagnostics: this.diagnostics });
     this.tasks = new SessionTasks({
       service: deps.tasks,
       pending: this.pending,
@@ -203,40 +212,81 @@ export class SessionEngine implements ChannelHost {
    * sent). The way's cancellation is the transport's (closing): it is the handler's `ctx.signal`,
    * and `notifications/cancelled` cancels it too. `principal` is who sent this request (the
    * session's owner, by identity): its current token's scopes and claims are what the call sees.
+   * Answered at once when nothing on the way had to wait (the session's subscription live, a
+   * synchronous handler): a client that waits for each answer (stdio) pays every promise and every
+   * turn in its round trip.
    */
-  async request(state: SessionState, message: JsonRpcRequest, way: InFlight, principal: unknown = state.principal): Promise<JsonRpcResponse | undefined> {
-    // One async frame for the whole request (it used to call a second one for the answer): a
-    // client that waits for each answer (stdio) pays every frame and every turn in its round trip.
-    // Every return below is a settled value, so `touch` runs once the answer is there.
-    const held = this.hold(state.id);
+  request(state: SessionState, message: JsonRpcRequest, way: InFlight, principal: unknown = state.principal): SessionAnswer | Promise<SessionAnswer> {
+    let answer: SessionAnswer | Promise<SessionAnswer>;
     try {
-      const request: SessionRequest = { state, message, exchange: way.exchange, principal, cancellation: way.cancellation };
-      const served = this.methods.lookup('session', message.method, request);
-      if (isRefusal(served)) return this.codec.refused(request, served);
-      if (!isRouted(served) && served.immediate) return await runMethod(this.codec, this.router, served, request);
-      // A request that never returns holds its handler, its params and what it waits for: a client
-      // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
-      const refused = this.running.refusal(state.id, message.id, this.maxInFlightPerSession);
-      if (refused) return failure(message.id, refused);
-      const { cancellation } = way;
-      this.running.start(state.id, message.id, cancellation);
-      try {
-        // Running (so cancellable) at once, but the handler waits for the session's subscription
-        // (`held` resolves once this node hears the session's messages, see `hold`): the client's
-        // answer to a request the handler sends it, or the request's cancellation, may reach
-        // another node and come here over the bus, and must not overtake the subscription.
-        await held;
-        if (cancellation.aborted) return undefined;
-        const task = isRouted(served) ? this.tasks.taskOf(state, message, principal) : undefined;
-        if (task && 'code' in task) return failure(message.id, task);
-        return await runMethod(this.codec, this.router, served, request, task);
-      } finally {
-        this.running.finish(state.id, message.id);
-      }
-    } finally {
-      // The idle clock starts when the last request ends, not when it began (a running request
-      // keeps its session from expiring), and every request counts: a ping too.
+      answer = this.served(state, message, way, principal);
+    } catch (error) {
       this.touch(state.id);
+      throw error;
+    }
+    // A promise touches the session itself once it settles (one async step for both ends, see `served`).
+    if (answer instanceof Promise) return answer;
+    // The idle clock starts when the last request ends, not when it began (a running request
+    // keeps its session from expiring), and every request counts: a ping too.
+    this.touch(state.id);
+    return answer;
+  }
+
+  /** What `request` answers; a promise it gives touches the session once settled. */
+  private served(state: SessionState, message: JsonRpcRequest, way: InFlight, principal: unknown): SessionAnswer | Promise<SessionAnswer> {
+    const pending = this.hold(state.id);
+    const request: SessionRequest = { state, message, exchange: way.exchange, principal, cancellation: way.cancellation };
+    const served = this.methods.lookup('session', message.method, request);
+    if (isRefusal(served)) return this.codec.refused(request, served);
+    if (!isRouted(served) && served.immediate) {
+      const answer = runMethod(this.codec, this.router, served, request);
+      return answer instanceof Promise ? this.endedAfter(answer, state.id) : answer;
+    }
+    // A request that never returns holds its handler, its params and what it waits for: a client
+    // may not pile them up without bound (answered, not thrown: stdio has no HTTP status).
+    const refused = this.running.refusal(state.id, message.id, this.maxInFlightPerSession);
+    if (refused) return failure(message.id, refused);
+    this.running.start(state.id, message.id, way.cancellation);
+    let answer: SessionAnswer | Promise<SessionAnswer>;
+    try {
+      // Running (so cancellable) at once, but the handler waits for the session's subscription
+      // when it is not live yet (see `hold`): the client's answer to a request the handler sends
+      // it, or the request's cancellation, may reach another node and come here over the bus,
+      // and must not overtake the subscription.
+      answer = pending ? this.runWhenHeld(pending, served, request) : this.run(served, request);
+    } catch (error) {
+      this.running.finish(state.id, message.id);
+      throw error;
+    }
+    if (answer instanceof Promise) return this.endedAfter(answer, state.id, message.id);
+    this.running.finish(state.id, message.id);
+    return answer;
+  }
+
+  /** Runs a request admitted as running: nothing when it was cancelled before it started, its task's refusal, or what it comes to. */
+  private run(served: Served<SessionRequest>, request: SessionRequest): SessionAnswer | Promise<SessionAnswer> {
+    const { state, message, principal } = request;
+    if (request.cancellation.aborted) return undefined;
+    const task = isRouted(served) ? this.tasks.taskOf(state, message, principal) : undefined;
+    if (task && 'code' in task) return failure(message.id, task);
+    return runMethod(this.codec, this.router, served, request, task);
+  }
+
+  private async runWhenHeld(held: Promise<void>, served: Served<SessionRequest>, request: SessionRequest): Promise<SessionAnswer> {
+    await held;
+    return this.run(served, request);
+  }
+
+  /**
+   * A request that had to wait, once it is answered: no longer running (when it was counted as
+   * such, `id`), and its session touched.
+   */
+  private async endedAfter(pending: Promise<SessionAnswer>, sessionId: string, id?: RequestId): Promise<SessionAnswer> {
+    try {
+      return await pending;
+    } finally {
+      if (id !== undefined) this.running.finish(sessionId, id);
+      this.touch(sessionId);
     }
   }
 
@@ -290,9 +340,7 @@ export class SessionEngine implements ChannelHost {
    * is called.
    */
   keepAlive(sessionId: string): () => void {
-    const timer = setInterval(() => {
-      this.store.touch(sessionId).catch((error) => this.diagnostics.error('session keep-alive failed', error));
-    }, Math.max(50, Math.floor(this.idleMs / 3)));
+    const timer = setInterval(() => this.touch(sessionId, 'session keep-alive failed'), Math.max(50, Math.floor(this.idleMs / 3)));
     timer.unref();
     return () => clearInterval(timer);
   }
@@ -332,7 +380,7 @@ export class SessionEngine implements ChannelHost {
   async close(): Promise<void> {
     this.tasks.close();
     for (const stop of this.stops) stop();
-    for (const release of this.held.values()) release();
+    for (const { subscription } of this.held.values()) subscription();
     this.held.clear();
   }
 
@@ -341,7 +389,7 @@ export class SessionEngine implements ChannelHost {
    * its waiters fail, its standalone stream and URL elicitations are dropped, its transports told.
    */
   forget(id: string): void {
-    this.held.get(id)?.();
+    this.held.get(id)?.subscription();
     this.held.delete(id);
     // Waiters first, so that they learn why (the session ended), rather than a bare cancellation.
     this.pending.abandon(id);
@@ -360,18 +408,22 @@ export class SessionEngine implements ChannelHost {
 
   /**
    * Subscribes this node to the session's messages, once: no bus traffic per request after the
-   * first. Resolves once the subscription is live; one that could not be made (the bus's backend
-   * is down) is let go, so that the session's next request subscribes afresh.
+   * first. What to wait for until the subscription is live; `undefined` once it is (no promise,
+   * no turn per request). One that could not be made (the bus's backend is down) is let go, so
+   * that the session's next request subscribes afresh.
    */
-  private hold(sessionId: string): Promise<void> {
+  private hold(sessionId: string): Promise<void> | undefined {
     const held = this.held.get(sessionId);
-    if (held) return held.ready;
+    if (held) return held.live ? undefined : held.subscription.ready;
     const subscription = this.bus.subscribe(sessionId, (message) => {
       (ON_SESSION_MESSAGE[message.kind] as (engine: SessionEngine, id: string, message: SessionMessage) => void)(this, sessionId, message);
     });
-    this.held.set(sessionId, subscription);
-    subscription.ready.catch(() => {
-      if (this.held.get(sessionId) !== subscription) return;
+    const entry: HeldSession = { subscription, live: false };
+    this.held.set(sessionId, entry);
+    subscription.ready.then(() => {
+      entry.live = true;
+    }, () => {
+      if (this.held.get(sessionId) !== entry) return;
       this.held.delete(sessionId);
       subscription();
     });
@@ -391,9 +443,14 @@ export class SessionEngine implements ChannelHost {
     this.bus.publish(sessionId, message).catch((error) => this.diagnostics.error('bus publish failed', error));
   }
 
-  /** Any message of a session restarts its idle clock. */
-  private touch(sessionId: string): void {
-    this.store.touch(sessionId).catch((error) => this.diagnostics.error('session touch failed', error));
+  /** Any message of a session restarts its idle clock (a store at hand does it at once, with no promise). */
+  private touch(sessionId: string, failed = 'session touch failed'): void {
+    try {
+      const touched = this.store.touch(sessionId);
+      if (touched !== TOUCHED) touched.catch((error) => this.diagnostics.error(failed, error));
+    } catch (error) {
+      this.diagnostics.error(failed, error);
+    }
   }
 
 }

@@ -54,7 +54,7 @@ export interface StatelessFacts {
 }
 
 /** What the stateless era asks of the router: its methods and the operation pipeline. */
-export type StatelessRouter = Pick<Router, 'handles' | 'handle' | 'operate'>;
+export type StatelessRouter = Pick<Router, 'handles' | 'route' | 'operate'>;
 
 /** What the stateless era is built from, handed in by the composition root. */
 export interface StatelessEraDeps {
@@ -131,11 +131,16 @@ export class StatelessEra {
     }));
   }
 
-  /** What became of one request; a refusal comes back at once, without a promise (every request passes here). */
+  /**
+   * What became of one request: at once when nothing on its way had to wait (a refusal, a
+   * synchronous handler), else as a promise. Every request passes here.
+   */
   request(message: JsonRpcRequest, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
     const meta = readRequestMeta(message.params);
     if ('error' in meta) return refused('invalid-params', message.id, meta.error);
-    const headerError = facts.headers?.checkHeaders?.(message, meta, this.inputSchemaOf(message, meta, facts.principal));
+    // A `tools/call`'s tool, looked up once for the header check and the background call alike.
+    const call = this.toolCallOf(message, meta, facts.principal);
+    const headerError = facts.headers?.checkHeaders?.(message, meta, call?.tool?.descriptor.inputSchema);
     if (headerError) return refused('header-mismatch', message.id, headerError);
     if (!(STATELESS_VERSIONS as readonly string[]).includes(meta.protocolVersion)) {
       return refused('unsupported-version', message.id, {
@@ -148,59 +153,69 @@ export class StatelessEra {
     const served = this.methods.lookup('stateless', message.method, base);
     if (isRefusal(served)) return this.codec.refused(base, served);
     if (!isRouted(served)) return runMethod(this.codec, this.deps.router, served, base);
-    return this.serve(message, meta, facts);
+    return this.serve(base, call);
+  }
+
+  /** The tool a `tools/call` names, if the caller may see it, with the negotiation it was seen in. */
+  private toolCallOf(message: JsonRpcRequest, meta: RequestMeta, principal: unknown): VisibleToolCall | undefined {
+    const name = message.params?.name;
+    if (message.method !== Method.ToolsCall || typeof name !== 'string') return undefined;
+    const negotiation = negotiationOf(meta);
+    return { name, negotiation, tool: this.deps.visibility.tool(name, principal, negotiation) };
   }
 
   /**
    * Whether a `tools/call` of a tool the caller may see may go on in the background, as the
    * server's extensions say (the tasks extension); their refusal, or an ordinary call.
    */
-  private backgroundCallOf(message: JsonRpcRequest, meta: RequestMeta, principal: unknown): BackgroundCall | Refusal | undefined {
-    const name = message.params?.name;
+  private backgroundCallOf(call: VisibleToolCall | undefined, principal: unknown): BackgroundCall | Refusal | undefined {
     const { backgroundCall } = this.deps;
-    if (!backgroundCall || message.method !== Method.ToolsCall || typeof name !== 'string') return undefined;
-    const negotiation = negotiationOf(meta);
-    if (!this.deps.visibility.tool(name, principal, negotiation)) return undefined;
+    if (!backgroundCall || !call?.tool) return undefined;
     try {
-      return backgroundCall({ tool: name, taskSupport: this.deps.toolTaskSupport(name), principal, negotiation });
+      return backgroundCall({ tool: call.name, taskSupport: this.deps.toolTaskSupport(call.name), principal, negotiation: call.negotiation });
     } catch (error) {
       return refusalOf(error);
     }
   }
 
-  /** The resolved target's input schema, for the header check of a `tools/call`: the tool's own, when the caller may see it. */
-  private inputSchemaOf(message: JsonRpcRequest, meta: RequestMeta, principal: unknown): JsonObject | undefined {
-    const name = message.params?.name;
-    return message.method === Method.ToolsCall && typeof name === 'string' ? this.deps.visibility.tool(name, principal, negotiationOf(meta))?.descriptor.inputSchema : undefined;
-  }
-
-  private serve(message: JsonRpcRequest, meta: RequestMeta, facts: StatelessFacts): DispatchOutcome | Promise<DispatchOutcome> {
+  private serve(base: StatelessRequest, call: VisibleToolCall | undefined): DispatchOutcome | Promise<DispatchOutcome> {
+    const { message, principal } = base;
     // Only a method that may end a round with input_required has rounds: for any other (an
     // extension's `tasks/update`), `inputResponses` and `requestState` are its own params.
     const rounds = INPUT_METHODS.has(message.method);
-    let answers: JsonObject = {};
+    let answers: JsonObject = NO_ANSWERS;
     try {
-      if (rounds) answers = this.answersOf(message, facts.principal);
+      if (rounds) answers = this.answersOf(message, principal);
     } catch (error) {
       return refused('invalid-params', message.id, asInvalidParams(error, 'Invalid inputResponses or requestState').toJSON());
     }
-    const task = this.backgroundCallOf(message, meta, facts.principal);
-    if (task && 'kind' in task) return this.codec.refused(requestOf(message, meta, facts), task);
-    const channel = new InputChannel(facts.exchange, answers, meta.logLevel ?? 'off', rounds, this.deps.resourceUpdated);
-    const request = requestOf(message, meta, facts, channel);
-    return runMethod(this.codec, this.deps.router, ROUTED, request, task);
+    const task = this.backgroundCallOf(call, principal);
+    if (task && 'kind' in task) return this.codec.refused(base, task);
+    const channel = new InputChannel(base.exchange, answers, base.meta.logLevel ?? 'off', rounds, this.deps.resourceUpdated);
+    return runMethod(this.codec, this.deps.router, ROUTED, { ...base, channel }, task);
   }
 
-  /** The client's answers so far: those sealed in `requestState`, then those sent now. */
+  /** The client's answers so far: those sealed in `requestState`, then those sent now (none: a shared empty record). */
   private answersOf(message: JsonRpcRequest, principal: unknown): JsonObject {
     const params = message.params ?? {};
     const sent = params.inputResponses;
     if (sent !== undefined && (typeof sent !== 'object' || sent === null || Array.isArray(sent))) {
       throw ProtocolError.invalidParams('"inputResponses" must be an object');
     }
+    if (params.requestState === undefined && sent === undefined) return NO_ANSWERS;
     const sealed = params.requestState === undefined ? {} : this.states.open(params.requestState, { method: message.method, params, principal });
     return { ...sealed, ...(sent as JsonObject | undefined) };
   }
+}
+
+/** The answers of a request that carries none (most): read only (`InputChannel` reads own keys). */
+const NO_ANSWERS: JsonObject = Object.freeze({});
+
+/** A `tools/call`'s name, the negotiation its request made, and its tool when the caller may see it. */
+interface VisibleToolCall {
+  readonly name: string;
+  readonly negotiation: Negotiation;
+  readonly tool: ReturnType<ToolVisibility['tool']>;
 }
 
 /** One request as the codec sees it; `channel` for a method the router serves. */

@@ -11,8 +11,11 @@ import type { Pipelines } from '../pipeline/pipelines';
 import type { Registry } from '../registry';
 import type { VisibilityResolver } from '../visibility';
 
-/** One MCP method: validated params in, a result object out; failures thrown as `ProtocolError`. */
-export type MethodHandler = (params: JsonObject, ctx: Context) => Promise<JsonObject>;
+/**
+ * One MCP method: validated params in, a result object out (at once when nothing had to wait);
+ * failures thrown (or rejected) as `ProtocolError`.
+ */
+export type MethodHandler = (params: JsonObject, ctx: Context) => JsonObject | Promise<JsonObject>;
 export type MethodEntry = readonly [Method, MethodHandler];
 
 /** What the handlers share: the tables and the server-wide settings. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { InMemorySessionStore } from '../../../lib/entries/seams';
+import { TOUCHED } from '../../../lib/protocol/seams/session-store';
 import { behavesAsSessionStore, sessionState } from './session-store.contract';
 
 describe('InMemorySessionStore', () => {
@@ -19,6 +20,37 @@ describe('InMemorySessionStore', () => {
         expect(await store.load('s1')).to.deep.equal(sessionState('s1', now));
         await store.close();
       });
+    });
+  });
+
+  describe('#loadAtHand', () => {
+    it('answers at once what #load answers: the session, none for an unknown id, none once it expired (raised once)', async () => {
+      let now = 1_000_000;
+      const store = new InMemorySessionStore({ idleMs: 1_000, now: () => now });
+      const expired: string[] = [];
+      store.onExpired((id) => expired.push(id));
+      await store.save(sessionState('s1', now));
+      expect(store.loadAtHand('s1')).to.deep.equal(await store.load('s1'));
+      expect(store.loadAtHand('s1')).to.deep.include({ id: 's1' });
+      expect(store.loadAtHand('nobody')).to.equal(undefined);
+      now += 1_001;
+      expect(store.loadAtHand('s1')).to.equal(undefined);
+      expect(await store.load('s1')).to.equal(undefined);
+      expect(expired).to.deep.equal(['s1']);
+      await store.close();
+    });
+  });
+
+  describe('#touch', () => {
+    it('is done at once, and says so with the settled TOUCHED (nothing for the protocol to watch)', async () => {
+      let now = 1_000_000;
+      const store = new InMemorySessionStore({ idleMs: 1_000, now: () => now });
+      await store.save(sessionState('s1', now));
+      now += 900;
+      expect(store.touch('s1')).to.equal(TOUCHED);
+      now += 900;
+      expect(store.loadAtHand('s1')).to.deep.include({ id: 's1', lastActiveAt: 1_000_900 });
+      await store.close();
     });
   });
 });

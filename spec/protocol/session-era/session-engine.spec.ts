@@ -8,7 +8,7 @@ import { call, FakeExchange, FakeStore, flush, initializeRequest, node, session,
 /** Starts `tools/call sample` on `at` and returns its answer, the request it sent the client, and what the tool's `ctx.sample` came to. */
 async function sampling(at: ReturnType<typeof node>, state: Awaited<ReturnType<typeof session>>, id = 1) {
   const exchange = new FakeExchange();
-  const answer = at.engine.request(state, call(id, 'sample'), way(exchange));
+  const answer = Promise.resolve(at.engine.request(state, call(id, 'sample'), way(exchange)));
   await flush();
   const [sent] = exchange.requests as JsonRpcRequest[];
   return { answer, sent, exchange, asked: at.router.asked[at.router.asked.length - 1] };
@@ -100,7 +100,7 @@ describe('SessionEngine', () => {
       it('cancels it there, over the bus', async () => {
         const { here, there, state } = await twoNodes();
         const running = way();
-        const answer = here.engine.request(state, call(9, 'wait'), running);
+        const answer = Promise.resolve(here.engine.request(state, call(9, 'wait'), running));
         await there.engine.notification(state, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9, reason: 'user' } });
         expect(await answer).to.equal(undefined);
         expect(running.cancellation.reason).to.equal('user');
@@ -123,7 +123,7 @@ describe('SessionEngine', () => {
         const at = node({ store: new FakeStore(), bus });
         const state = await session(at.engine);
         const exchange = new FakeExchange();
-        const answer = at.engine.request(state, call(1, 'sample'), way(exchange));
+        const answer = Promise.resolve(at.engine.request(state, call(1, 'sample'), way(exchange)));
         await flush();
         const sentBefore = exchange.requests.length;
         bus.subscribing[0]();
@@ -140,7 +140,7 @@ describe('SessionEngine', () => {
         const at = node({ store: new FakeStore(), bus });
         const state = await session(at.engine);
         const exchange = new FakeExchange();
-        const answer = at.engine.request(state, call(1, 'sample'), way(exchange));
+        const answer = Promise.resolve(at.engine.request(state, call(1, 'sample'), way(exchange)));
         await at.engine.notification(state, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
         bus.subscribing[0]();
         expect(await answer).to.equal(undefined);
@@ -153,11 +153,11 @@ describe('SessionEngine', () => {
         const bus = new SlowBus();
         const { engine } = node({ store: new FakeStore(), bus });
         const state = await session(engine);
-        const first = engine.request(state, call(1, 'echo'), way());
+        const first = Promise.resolve(engine.request(state, call(1, 'echo'), way()));
         bus.subscribing[0](new PhantomError('redis_unavailable', 'Redis is down'));
         const failure = await first.then(() => undefined, (error: unknown) => error);
         const heldAfterFailure = bus.sessionCount;
-        const second = engine.request(state, call(2, 'echo'), way());
+        const second = Promise.resolve(engine.request(state, call(2, 'echo'), way()));
         bus.subscribing[1]();
         expect(failure).to.be.instanceOf(PhantomError).with.property('code', 'redis_unavailable');
         expect(heldAfterFailure).to.equal(0);
@@ -199,7 +199,7 @@ describe('SessionEngine', () => {
           const { engine } = node({ store });
           const state = await session(engine);
           const running = way();
-          const answer = engine.request(state, call(1, 'wait'), running);
+          const answer = Promise.resolve(engine.request(state, call(1, 'wait'), running));
           await end(store, engine, state.id);
           expect(running.cancellation.aborted).to.equal(true);
           expect(await settledNow(answer)).to.deep.equal({ value: undefined });

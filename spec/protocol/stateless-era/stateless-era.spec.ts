@@ -4,7 +4,8 @@ import { ErrorCode, type JsonObject } from '../../../lib';
 import { Cancellation } from '../../../lib/core/cancellation';
 import type { JsonRpcRequest } from '../../../lib/core/jsonrpc';
 import type { DispatchOutcome } from '../../../lib/protocol/dispatch-outcome';
-import { DEFAULT_CACHE, StatelessEra, type StatelessFacts, type StatelessOptions } from '../../../lib/protocol/stateless-era/stateless-era';
+import { DEFAULT_CACHE, StatelessEra, type StatelessEraDeps, type StatelessFacts, type StatelessOptions } from '../../../lib/protocol/stateless-era/stateless-era';
+import type { ToolDefinition } from '../../../lib/definitions/definitions';
 import { EVERY_TOOL_VISIBLE, FakeExchange, FakeStore, flush, node, settledNow, TOOLS, type FakeTool } from '../support/protocol-fakes';
 
 const VERSION = '2026-07-28';
@@ -19,7 +20,7 @@ const request = (id: number, method: string, params: JsonObject): JsonRpcRequest
 const SAMPLES: FakeTool = async (ctx) => ({ content: [{ type: 'text', text: JSON.stringify(await ctx.sample({ messages: [], maxTokens: 5 })) }] });
 
 /** A stateless era over the protocol fakes: tools/call of the fake tools, one resource `fake://a`. */
-function era(options: Partial<StatelessOptions> = {}, tools: Record<string, FakeTool> = { ...TOOLS, samples: SAMPLES }, instructions?: string) {
+function era(options: Partial<StatelessOptions> = {}, tools: Record<string, FakeTool> = { ...TOOLS, samples: SAMPLES }, instructions?: string, deps: Partial<StatelessEraDeps> = {}) {
   const at = node({ store: new FakeStore(), tools });
   const stateless = new StatelessEra({
     router: at.router,
@@ -30,6 +31,7 @@ function era(options: Partial<StatelessOptions> = {}, tools: Record<string, Fake
     resourceUpdated: async () => {},
     toolTaskSupport: () => 'forbidden',
     visibility: EVERY_TOOL_VISIBLE,
+    ...deps,
   }, { cache: DEFAULT_CACHE, ...options });
   return { stateless, router: at.router, listeners: at.events.listeners };
 }
@@ -96,6 +98,24 @@ describe('StatelessEra', () => {
     });
 
     describe('tools/call', () => {
+      it('asks the visibility resolver once for the tool it names: the header check and the background call share the answer', async () => {
+        const asked: string[] = [];
+        const schema: JsonObject = { type: 'object' };
+        const checked: Array<JsonObject | undefined> = [];
+        const tool = { descriptor: { inputSchema: schema } } as unknown as ToolDefinition;
+        const backgroundAsked: string[] = [];
+        const { stateless } = era({}, TOOLS, undefined, {
+          visibility: { tool: (name) => { asked.push(name); return tool; } },
+          backgroundCall: (call) => { backgroundAsked.push(call.tool); return undefined; },
+        });
+        const headers = { checkHeaders: (_message: JsonRpcRequest, _meta: unknown, inputSchema: JsonObject | undefined) => { checked.push(inputSchema); return undefined; } };
+        const outcome = await stateless.request(request(1, 'tools/call', { _meta: meta(), name: 'echo', arguments: { a: 1 } }), facts({ headers }));
+        expect(responseOf(outcome).result.echoed).to.deep.equal({ a: 1 });
+        expect(asked).to.deep.equal(['echo']);
+        expect(checked).to.deep.equal([schema]);
+        expect(backgroundAsked).to.deep.equal(['echo']);
+      });
+
       it('runs the handler with the principal and the era in its context, and decorates the result', async () => {
         const { stateless, router } = era();
         const outcome = await stateless.request(request(1, 'tools/call', { _meta: meta(), name: 'echo', arguments: { a: 1 } }), facts({ principal: { user: 'ada' } }));

@@ -70,7 +70,7 @@ export class FakeClock {
 }
 
 /** What a fake tool does with its context (`router` to record what it saw). */
-export type FakeTool = (ctx: Context, params: JsonObject, router: FakeRouter) => Promise<JsonObject>;
+export type FakeTool = (ctx: Context, params: JsonObject, router: FakeRouter) => JsonObject | Promise<JsonObject>;
 
 /**
  * A router serving `tools/call` with the tools a spec names, and the protocol's own methods
@@ -87,15 +87,18 @@ export class FakeRouter implements SessionRouter {
     return method === 'tools/call';
   }
 
-  async handle(_method: string, params: unknown, ctx: Context): Promise<Outcome> {
+  /** As the router does: at once for a tool that answers at once, else once it has answered. */
+  route(_method: string, params: unknown, ctx: Context): Outcome | Promise<Outcome> {
     this.contexts.push(ctx);
     const { name } = (params ?? {}) as JsonObject;
     const tool = this.tools[name as string];
     if (!tool) return { error: { code: -32602, message: `Unknown tool: ${String(name)}` } };
+    const failed = (error: unknown): Outcome => ({ error: toErrorObject(error, 'tools/call', SILENT_DIAGNOSTICS) });
     try {
-      return { result: await tool(ctx, (params ?? {}) as JsonObject, this) };
+      const result = tool(ctx, (params ?? {}) as JsonObject, this);
+      return result instanceof Promise ? result.then((value) => ({ result: value }), failed) : { result };
     } catch (error) {
-      return { error: toErrorObject(error, 'tools/call', SILENT_DIAGNOSTICS) };
+      return failed(error);
     }
   }
 
@@ -129,6 +132,8 @@ export const TOOLS: Record<string, FakeTool> = {
     return { answer: await asked };
   },
   echo: async (_ctx, params) => ({ echoed: params.arguments ?? {} }),
+  /** Answers at once, with no promise: the call path makes none either when nothing else waits. */
+  now: (_ctx, params) => ({ echoed: params.arguments ?? {} }),
 };
 
 /** One node's protocol pieces, on a store and bus that specs may share between nodes. */

@@ -4,6 +4,11 @@ import { Context, ForbiddenError, HiddenError, ProtocolError, SILENT_DIAGNOSTICS
 import type { TargetErrorPolicy } from '../../../lib/router/pipeline/error-policy';
 import { MethodPipeline, TargetPipeline, type TargetSteps } from '../../../lib/router/pipeline/operation-pipeline';
 
+/** What a pipeline's run came to, as a promise (a run that throws at once, as a rejection). */
+function attempt<T>(run: () => T | Promise<T>): Promise<T> {
+  return new Promise<T>((resolve) => resolve(run()));
+}
+
 class Owner {
   serve(): void {}
 }
@@ -34,6 +39,26 @@ function around(log: string[], name: string): Interceptor {
 
 describe('TargetPipeline', () => {
   describe('#run', () => {
+    context('when no step has to wait (no guard, a synchronous pipe, handler and mapper)', () => {
+      it('answers at once, with no promise', () => {
+        const log: string[] = [];
+        const pipeline = new TargetPipeline(recordingSteps(log, {
+          pipe: (args) => { log.push('pipe'); return { ok: true, value: { piped: args } }; },
+          invoke: (input) => { log.push('handler'); return input; },
+        }), [], [], SILENT_DIAGNOSTICS);
+        expect(pipeline.run('echo', { a: 1 }, new Context())).to.deep.equal({ mapped: { piped: { a: 1 } } });
+        expect(log).to.deep.equal(['pipe', 'handler', 'map']);
+      });
+
+      it('answers a synchronous throw of the handler at once, as the target\'s policy says', () => {
+        const pipeline = new TargetPipeline(recordingSteps([], {
+          pipe: (args) => ({ ok: true, value: args }),
+          invoke: () => { throw new Error('down now'); },
+        }), [], [], SILENT_DIAGNOSTICS);
+        expect(pipeline.run('echo', {}, new Context())).to.deep.equal({ failed: 'down now' });
+      });
+    });
+
     context('when the target has guards and interceptors', () => {
       it('runs guards, then the pipe, then the interceptors around the handler, then the mapper', async () => {
         const log: string[] = [];
@@ -62,7 +87,7 @@ describe('TargetPipeline', () => {
         it(`refuses the call with -32003 for ${JSON.stringify(verdict)}, before the pipe and the handler run`, async () => {
           const log: string[] = [];
           const pipeline = new TargetPipeline(recordingSteps(log), [guard(log, 'no', verdict), guard(log, 'never')], [], SILENT_DIAGNOSTICS);
-          const error = await pipeline.run('echo', {}, new Context()).catch((e: unknown) => e);
+          const error = await attempt(() => pipeline.run('echo', {}, new Context())).catch((e: unknown) => e);
           expect(error).to.be.instanceOf(ForbiddenError).and.include({ code: -32003 });
           expect((error as Error).message).to.equal('Forbidden: tools/call of echo was refused by a guard');
           expect(log).to.deep.equal(['no']);
@@ -71,21 +96,21 @@ describe('TargetPipeline', () => {
 
       it('refuses when an async guard resolves to false', async () => {
         const pipeline = new TargetPipeline(recordingSteps([]), [{ canActivate: async () => false }], [], SILENT_DIAGNOSTICS);
-        expect(await pipeline.run('echo', {}, new Context()).catch((e: unknown) => e)).to.be.instanceOf(ForbiddenError);
+        expect(await attempt(() => pipeline.run('echo', {}, new Context())).catch((e: unknown) => e)).to.be.instanceOf(ForbiddenError);
       });
     });
 
     context('when a guard throws', () => {
       it('answers a HiddenError as the target\'s unknown error', async () => {
         const pipeline = new TargetPipeline(recordingSteps([]), [{ canActivate: () => { throw new HiddenError(); } }], [], SILENT_DIAGNOSTICS);
-        const error = await pipeline.run('echo', {}, new Context()).catch((e: unknown) => e);
+        const error = await attempt(() => pipeline.run('echo', {}, new Context())).catch((e: unknown) => e);
         expect(error).to.be.instanceOf(ProtocolError).and.include({ code: -1, message: 'unknown echo' });
       });
 
       it('lets any other error pass as it is (not as a failure of the handler)', async () => {
         const refusal = new ForbiddenError('needs the admin scope');
         const pipeline = new TargetPipeline(recordingSteps([]), [{ canActivate: () => { throw refusal; } }], [], SILENT_DIAGNOSTICS);
-        expect(await pipeline.run('echo', {}, new Context()).catch((e: unknown) => e)).to.equal(refusal);
+        expect(await attempt(() => pipeline.run('echo', {}, new Context())).catch((e: unknown) => e)).to.equal(refusal);
       });
     });
 
@@ -134,7 +159,7 @@ describe('TargetPipeline', () => {
 
       it('answers a HiddenError from an interceptor as unknown, not as a failure', async () => {
         const pipeline = new TargetPipeline(recordingSteps([]), [], [{ intercept: () => { throw new HiddenError(); } }], SILENT_DIAGNOSTICS);
-        expect(await pipeline.run('echo', {}, new Context()).catch((e: unknown) => e)).to.include({ message: 'unknown echo' });
+        expect(await attempt(() => pipeline.run('echo', {}, new Context())).catch((e: unknown) => e)).to.include({ message: 'unknown echo' });
       });
 
       it('answers a failure of the mapper with the policy\'s failure row too', async () => {
@@ -171,7 +196,7 @@ describe('MethodPipeline', () => {
     context('when a guard hides the method', () => {
       it('answers as for a method this server does not have (-32601)', async () => {
         const pipeline = new MethodPipeline('list', 'tools/list', [{ canActivate: () => { throw new HiddenError(); } }], []);
-        const error = await pipeline.run({}, new Context(), async () => ({})).catch((e: unknown) => e);
+        const error = await attempt(() => pipeline.run({}, new Context(), async () => ({}))).catch((e: unknown) => e);
         expect(error).to.be.instanceOf(ProtocolError).and.include({ code: -32601, message: 'Method not found: tools/list' });
       });
     });
@@ -180,7 +205,7 @@ describe('MethodPipeline', () => {
       it('refuses with -32003 and does not perform the method', async () => {
         let performed = false;
         const pipeline = new MethodPipeline('list', 'tools/list', [{ canActivate: () => false }], []);
-        const error = await pipeline.run({}, new Context(), async () => { performed = true; return {}; }).catch((e: unknown) => e);
+        const error = await attempt(() => pipeline.run({}, new Context(), async () => { performed = true; return {}; })).catch((e: unknown) => e);
         expect(error).to.be.instanceOf(ForbiddenError);
         expect((error as Error).message).to.equal('Forbidden: tools/list was refused by a guard');
         expect(performed).to.equal(false);
