@@ -13,9 +13,10 @@ import type { OutputCheck, SchemaCheck } from '../schema';
 
 /**
  * Calls the user's method on its provider instance, placing the arguments and the context.
- * `target` is what the call names (the tool or prompt name, the resource URI read).
+ * `target` is what the call names (the tool or prompt name, the resource URI read). Gives the
+ * method's value, a native promise when it waits; throws what a synchronous method throws.
  */
-export type Invoker = (args: unknown, ctx: Context, target?: string) => Promise<unknown>;
+export type Invoker = (args: unknown, ctx: Context, target?: string) => unknown;
 
 /** Completion values for one argument or template variable. */
 export interface CompletionOutcome {

@@ -81,9 +81,17 @@ function describe(type: unknown): string {
  */
 export function bindInvoker(resolve: () => object, method: string, signature: HandlerSignature): Invoker {
   let instance: object | undefined;
-  return async (args, ctx) => {
+  // Not async: a synchronous method's value goes on without a promise (the pipeline catches a
+  // synchronous throw as it would a rejection).
+  return (args, ctx) => {
     instance ??= resolve();
     const fn = (instance as Record<string, (...params: unknown[]) => unknown>)[method];
-    return fn.apply(instance, signature.place(args, ctx));
+    const value = fn.apply(instance, signature.place(args, ctx));
+    return isForeignThenable(value) ? Promise.resolve(value) : value;
   };
+}
+
+/** A thenable that is not a native promise (another library's): adopted, as an async method's result would be. */
+function isForeignThenable(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !(value instanceof Promise) && typeof (value as { then?: unknown }).then === 'function';
 }
