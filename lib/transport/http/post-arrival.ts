@@ -32,10 +32,10 @@ export class PostArrival implements Arrival {
 
   constructor(
     private readonly host: PostHost,
-    private readonly req: HttpRequestLike,
-    private readonly res: HttpResponseLike,
+    readonly req: HttpRequestLike,
+    readonly res: HttpResponseLike,
     readonly principal: unknown,
-    private readonly cors: Readonly<Record<string, string>>,
+    readonly cors: Readonly<Record<string, string>>,
     readonly sessionId: string | undefined,
     readonly versionHeader: string | undefined,
     private readonly sessionHeader: string,
