@@ -246,7 +246,7 @@ export class StreamableHttpHandler {
     if (!parsed.ok) return void replyError(res, 400, PARSE_ERROR, cors);
     // Closing: no new request, but notifications and responses still in (an answer to `ctx.elicit`
     // lets a call finish). The dispatcher opens a request's way back (into the drain) right where it admits it.
-    const arrival = new PostArrival(this.postHost, req, res, context.principal, cors, context.sessionId, context.version, SESSION_HEADER);
+    const arrival = new PostArrival(this.postHost, req, res, context.principal, cors, context.sessionId, context.version);
     let outcome: DispatchOutcome | Promise<DispatchOutcome>;
     try {
       outcome = this.core.dispatch(parsed.value, arrival);
