@@ -125,11 +125,18 @@ describe('body-reader', () => {
 
       it('sets a deadline for a body still on its way', async () => {
         const timeoutMs = 12_345;
-        server.read = (req) => readBody(req, undefined, { maxBytes: 64, timeoutMs });
+        // The body is sent once the reader has looked for it (its check is queued before ours).
+        let lookedFor!: () => void;
+        const looked = new Promise<void>((resolve) => { lookedFor = resolve; });
+        server.read = (req) => {
+          const read = readBody(req, undefined, { maxBytes: 64, timeoutMs });
+          setImmediate(lookedFor);
+          return read;
+        };
         const deadlines = countTimers(timeoutMs);
         try {
           const { req, outcome } = server.post({ 'content-length': 2 });
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          await looked;
           req.end('{}');
           expect(await outcome).to.deep.equal({ ok: true, text: '{}' });
         } finally {
