@@ -3,6 +3,7 @@ import type { Exchange } from '../../protocol/in-flight';
 import type { JsonRpcBatchResponse, JsonRpcMessage, JsonRpcResponse } from '../../core/jsonrpc';
 import type { AnswerStream, AnswerStreams } from './answer-streams';
 import { writeJson } from './http-replies';
+import { SESSION_HEADER } from './request-gate';
 
 /**
  * The way back for one POSTed request (or batch), in either era: the one place HTTP decides
@@ -13,17 +14,24 @@ import { writeJson } from './http-replies';
 export class HttpExchange implements Exchange {
   private stream?: AnswerStream;
   private responded = false;
+  private withSession?: Readonly<Record<string, string>>;
 
   /**
-   * `responseHeaders`: what every answer carries (CORS, the session's id), JSON or SSE;
-   * `sessionId`: the session whose stream the answer turns into (session era).
+   * `cors`: the CORS headers every answer carries, JSON or SSE; `sessionId`: the session whose
+   * stream the answer turns into (session era), named by every answer's `Mcp-Session-Id`.
    */
   constructor(
     private readonly res: HttpResponseLike,
-    private readonly responseHeaders: Readonly<Record<string, string>>,
+    private readonly cors: Readonly<Record<string, string>>,
     private readonly streams: AnswerStreams,
     private readonly sessionId?: string,
   ) {}
+
+  /** What every answer carries, as one object: built only for an answer that needs one (a stream, a challenge). */
+  private get responseHeaders(): Readonly<Record<string, string>> {
+    if (this.sessionId === undefined) return this.cors;
+    return (this.withSession ??= { ...this.cors, [SESSION_HEADER]: this.sessionId });
+  }
 
   /** True once the answer went out (or was given up): nothing more is sent. */
   get answered(): boolean {
@@ -48,7 +56,8 @@ export class HttpExchange implements Exchange {
     this.responded = true;
     if (this.stream) return this.stream.end(Array.isArray(response) ? response : [response]);
     if (this.res.destroyed) return;
-    writeJson(this.res, status, headers === undefined ? this.responseHeaders : { ...this.responseHeaders, ...headers }, JSON.stringify(response));
+    if (headers === undefined) writeJson(this.res, status, this.cors, JSON.stringify(response), this.sessionId === undefined ? undefined : SESSION_HEADER, this.sessionId);
+    else writeJson(this.res, status, { ...this.responseHeaders, ...headers }, JSON.stringify(response));
   }
 
   /** Ends the exchange without a response (a cancelled request, a listen stream left): the era's empty answer. */

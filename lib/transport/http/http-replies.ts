@@ -14,11 +14,16 @@ export const HttpError = Object.freeze({
 
 /**
  * Writes a JSON body with its headers as one flat list: the hot path of every plain answer, so no
- * header object is built per response.
+ * header object is built per response. `name` and `value`: one more header (a session's id), given
+ * apart so that the caller builds no object to add it.
  */
-export function writeJson(res: HttpResponseLike, status: number, headers: Readonly<Record<string, string>>, body: string): void {
-  const flat: string[] = ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))];
-  for (const name in headers) flat.push(name, headers[name]);
+export function writeJson(res: HttpResponseLike, status: number, headers: Readonly<Record<string, string>>, body: string, name?: string, value?: string): void {
+  const length = String(Buffer.byteLength(body));
+  // Built whole when it can be: a list that grows by `push` past its literal is copied.
+  const flat: string[] = name === undefined
+    ? ['content-type', 'application/json', 'content-length', length]
+    : ['content-type', 'application/json', 'content-length', length, name, value as string];
+  for (const header in headers) flat.push(header, headers[header]);
   res.writeHead(status, flat);
   res.end(body);
 }

@@ -32,13 +32,12 @@ export class PostArrival implements Arrival {
 
   constructor(
     private readonly host: PostHost,
-    private readonly req: HttpRequestLike,
-    private readonly res: HttpResponseLike,
+    readonly req: HttpRequestLike,
+    readonly res: HttpResponseLike,
     readonly principal: unknown,
-    private readonly cors: Readonly<Record<string, string>>,
+    readonly cors: Readonly<Record<string, string>>,
     readonly sessionId: string | undefined,
     readonly versionHeader: string | undefined,
-    private readonly sessionHeader: string,
   ) {}
 
   get accepting(): boolean {
@@ -67,7 +66,7 @@ export class PostArrival implements Arrival {
   }
 
   private sessionCall(kind: InFlightKind, sessionId: string, id: RequestId | null): HttpInFlight {
-    const exchange = new HttpExchange(this.res, { ...this.cors, [this.sessionHeader]: sessionId }, this.host.sessionStreams, sessionId);
+    const exchange = new HttpExchange(this.res, this.cors, this.host.sessionStreams, sessionId);
     return kind === 'batch' ? new BatchCall(this.res, exchange) : new PostedCall(this.res, exchange, id as RequestId);
   }
 }

@@ -9,7 +9,7 @@ import { Drain } from '../drain';
 import { sessionAnswerStreams, statelessAnswerStreams } from './answer-streams';
 import type { HttpInFlight } from './http-calls';
 import type { SessionState } from '../../protocol/seams/session-state';
-import { readBody, type BodyLimits, type BodyRequest } from './body-reader';
+import { readBody, type BodyLimits, type BodyOutcome, type BodyRequest } from './body-reader';
 import type { HttpRequestLike, HttpResponseLike } from './http-like.types';
 import { InMemoryEventStore } from '../../protocol/seams/event-store';
 import { HTTP_DEFAULTS, type HttpOptions } from './http-options';
@@ -27,7 +27,11 @@ import { StreamRegistry } from './stream-registry';
 /** A request that needed the shared store while it was away (Redis restarting). */
 const STORE_UNAVAILABLE = Object.freeze({ ...INTERNAL_ERROR, message: 'Internal error: the store this server shares with its replicas cannot be reached; retry later' });
 
-type Verb = (req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>, parsedBody: unknown) => Promise<void>;
+/** Answers one request the gate let through; a promise it returns never rejects (failures are answered). */
+type Verb = (req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>, parsedBody: unknown) => Promise<void> | undefined;
+
+/** What `handle` returns for a request answered without waiting. */
+const DONE: Promise<void> = Promise.resolve();
 
 /** The `WWW-Authenticate` of a call refused for want of `scopes`. */
 type ScopeChallenge = (scopes: readonly string[]) => string;
@@ -115,9 +119,9 @@ export class StreamableHttpHandler {
       enableGetStream: options.enableGetStream !== false,
     });
     const verbs = new Map<string, Verb>([
-      ['GET', (req, res, context) => endpoint.get(req, res, context)],
+      ['GET', (req, res, context) => endpoint.get(req, res, context).catch((error: unknown) => this.failed(error, req, res, context.cors))],
       ['POST', (req, res, context, parsedBody) => this.post(req, res, context, parsedBody)],
-      ['DELETE', (req, res, context) => endpoint.delete(req, res, context)],
+      ['DELETE', (req, res, context) => endpoint.delete(req, res, context).catch((error: unknown) => this.failed(error, req, res, context.cors))],
     ]);
     this.gate = new RequestGate(verbs, options, core.diagnostics, () => scopes.needed());
     this.storeWarnings = new WarningThrottle(core.diagnostics);
@@ -129,25 +133,57 @@ export class StreamableHttpHandler {
    * error. `parsedBody` is the body a host framework already parsed (Fastify's `request.body`);
    * without it, the handler uses `req.body` when a parser read the stream, else reads it itself.
    */
-  readonly handle = async (req: BodyRequest, res: HttpResponseLike, parsedBody?: unknown): Promise<void> => {
-    // Public, and read before the client has a token: ahead of every check.
-    if (this.metadata?.serves(req.url)) return this.metadata.answer(req, res);
-    if (this.card?.serves(req.url)) return this.card.answer(req, res);
-    // Once closing, a client should not send its next request on this connection.
-    if (this.closing) res.setHeader('connection', 'close');
-    let context: RequestContext<Verb> | undefined;
+  readonly handle = (req: BodyRequest, res: HttpResponseLike, parsedBody?: unknown): Promise<void> => {
     try {
-      const pending = this.gate.check(req);
-      const checked = pending instanceof Promise ? await pending : pending;
-      if (checked instanceof GuardAnswer) return checked.send(res);
-      context = checked;
-      await context.verb(req, res, context, parsedBody);
+      return this.route(req, res, parsedBody);
     } catch (error) {
-      if (error instanceof StoreUnavailableError) return this.storeUnavailable(res, error, context?.cors);
-      this.core.diagnostics.error(`HTTP ${req.method} failed`, error);
-      replyError(res, 500, INTERNAL_ERROR, context?.cors);
+      // What an `async` handler would do with a throw outside its own catch.
+      return Promise.reject(error);
     }
   };
+
+  private route(req: BodyRequest, res: HttpResponseLike, parsedBody: unknown): Promise<void> {
+    // Public, and read before the client has a token: ahead of every check.
+    if (this.metadata?.serves(req.url)) return (this.metadata.answer(req, res), DONE);
+    if (this.card?.serves(req.url)) return (this.card.answer(req, res), DONE);
+    // Once closing, a client should not send its next request on this connection.
+    if (this.closing) res.setHeader('connection', 'close');
+    let pending: RequestContext<Verb> | GuardAnswer | Promise<RequestContext<Verb> | GuardAnswer>;
+    try {
+      pending = this.gate.check(req);
+    } catch (error) {
+      return this.failed(error, req, res, undefined);
+    }
+    if (pending instanceof Promise) return pending.then((checked) => this.serve(checked, req, res, parsedBody), (error: unknown) => this.failed(error, req, res, undefined));
+    return this.serve(pending, req, res, parsedBody);
+  }
+
+  /**
+   * Runs the verb the gate let through. No `async` here nor in `post`: a request answered without
+   * waiting (a refusal, a dispatcher that answers at once) costs no promise, and one that waits
+   * costs one per wait, not an async frame per layer.
+   */
+  private serve(checked: RequestContext<Verb> | GuardAnswer, req: BodyRequest, res: HttpResponseLike, parsedBody: unknown): Promise<void> {
+    try {
+      if (checked instanceof GuardAnswer) {
+        checked.send(res);
+        return DONE;
+      }
+      return checked.verb(req, res, checked, parsedBody) ?? DONE;
+    } catch (error) {
+      return this.failed(error, req, res, checked instanceof GuardAnswer ? undefined : checked.cors);
+    }
+  }
+
+  /** What became of a request that threw: 503 when the shared store was away, else 500 (logged). */
+  private failed(error: unknown, req: HttpRequestLike, res: HttpResponseLike, cors: Readonly<Record<string, string>> | undefined): Promise<void> {
+    if (error instanceof StoreUnavailableError) this.storeUnavailable(res, error, cors);
+    else {
+      this.core.diagnostics.error(`HTTP ${req.method} failed`, error);
+      replyError(res, 500, INTERNAL_ERROR, cors);
+    }
+    return DONE;
+  }
 
   /** The shared store is away (Redis restarting): 503 with Retry-After and -32603, which a balancer or client may retry. */
   private storeUnavailable(res: HttpResponseLike, error: StoreUnavailableError, cors: Readonly<Record<string, string>> | undefined): void {
@@ -182,26 +218,59 @@ export class StreamableHttpHandler {
     await this.drain.settle(this.shutdownTimeoutMs, () => this.streams.finishAll());
   }
 
-  private async post(req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>, parsedBody: unknown): Promise<void> {
+  /** A POST: its media types, its body, then the dispatcher; the promise, if any, never rejects (failures are answered). */
+  private post(req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>, parsedBody: unknown): Promise<void> | undefined {
     const { cors } = context;
     if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
-      return replyError(res, 406, refusals.notAcceptable('the client must accept both application/json and text/event-stream'), cors);
+      return void replyError(res, 406, refusals.notAcceptable('the client must accept both application/json and text/event-stream'), cors);
     }
-    if (!isJsonContent(req)) return replyError(res, 415, refusals.unsupportedMediaType(), cors);
-    const body = await readBody(req, parsedBody, this.bodyLimits);
-    if (!body.ok) return refuseBody(res, body.reason, this.bodyLimits, cors, body.id);
+    if (!isJsonContent(req)) return void replyError(res, 415, refusals.unsupportedMediaType(), cors);
+    const body = readBody(req, parsedBody, this.bodyLimits);
+    if (!(body instanceof Promise)) return this.posted(body, req, res, context);
+    return body.then((read) => this.posted(read, req, res, context), (error: unknown) => this.failed(error, req, res, cors));
+  }
+
+  /** A POST whose body is in: parsed, then dispatched; answered at once when the dispatcher answers at once. */
+  private posted(body: BodyOutcome, req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>): Promise<void> | undefined {
+    try {
+      return this.dispatchBody(body, req, res, context);
+    } catch (error) {
+      return this.failed(error, req, res, context.cors);
+    }
+  }
+
+  private dispatchBody(body: BodyOutcome, req: BodyRequest, res: HttpResponseLike, context: RequestContext<Verb>): Promise<void> | undefined {
+    const { cors } = context;
+    if (!body.ok) return void refuseBody(res, body.reason, this.bodyLimits, cors, body.id);
     const parsed = parseJson(body.text);
-    if (!parsed.ok) return replyError(res, 400, PARSE_ERROR, cors);
+    if (!parsed.ok) return void replyError(res, 400, PARSE_ERROR, cors);
     // Closing: no new request, but notifications and responses still in (an answer to `ctx.elicit`
     // lets a call finish). The dispatcher opens a request's way back (into the drain) right where it admits it.
-    const arrival = new PostArrival(this.postHost, req, res, context.principal, cors, context.sessionId, context.version, SESSION_HEADER);
-    let outcome: DispatchOutcome;
+    const arrival = new PostArrival(this.postHost, req, res, context.principal, cors, context.sessionId, context.version);
+    let outcome: DispatchOutcome | Promise<DispatchOutcome>;
     try {
-      outcome = await this.core.dispatch(parsed.value, arrival);
-    } finally {
+      outcome = this.core.dispatch(parsed.value, arrival);
+    } catch (error) {
       arrival.release();
+      throw error;
     }
-    answer(res, outcome, arrival, cors, this.scopeChallenge);
+    // The dispatcher may answer without waiting (nothing to load, a synchronous handler).
+    if (!(outcome instanceof Promise)) return this.conclude(outcome, arrival);
+    return outcome.then((settled) => this.conclude(settled, arrival), (error: unknown) => {
+      arrival.release();
+      return this.failed(error, req, res, cors);
+    });
+  }
+
+  /** The dispatcher is done with a POST: closing stops waiting for it, and its answer goes out. */
+  private conclude(outcome: DispatchOutcome, arrival: PostArrival): Promise<void> | undefined {
+    arrival.release();
+    try {
+      answer(arrival.res, outcome, arrival, arrival.cors, this.scopeChallenge);
+      return undefined;
+    } catch (error) {
+      return this.failed(error, arrival.req, arrival.res, arrival.cors);
+    }
   }
 
   /**

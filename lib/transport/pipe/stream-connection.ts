@@ -115,28 +115,29 @@ export class StreamConnection {
   /** Hands one message to the dispatcher; the admission is over once the dispatcher opens its way, or once it is done with it. */
   private receive(value: unknown): void {
     const arrival = new PipeArrival(this, this.binding, this.principal);
-    const done = () => {
-      arrival.release();
-      arrival.admitted();
-    };
-    let handled: Promise<DispatchOutcome>;
+    let handled: DispatchOutcome | Promise<DispatchOutcome>;
     try {
       handled = this.dispatcher.dispatch(value, arrival);
     } catch (error) {
-      this.dispatcher.diagnostics.error('message failed', error);
-      return done();
+      return this.failed(error, arrival);
     }
-    handled.then((outcome) => {
-      try {
-        this.answer(outcome, arrival.call);
-      } catch (error) {
-        this.dispatcher.diagnostics.error('message failed', error);
-      }
-      done();
-    }, (error) => {
-      this.dispatcher.diagnostics.error('message failed', error);
-      done();
-    });
+    // The dispatcher may answer without waiting: then so does the pipe, with no turn of the loop.
+    if (!(handled instanceof Promise)) return this.handled(handled, arrival);
+    handled.then((outcome) => this.handled(outcome, arrival), (error: unknown) => this.failed(error, arrival));
+  }
+
+  private handled(outcome: DispatchOutcome, arrival: PipeArrival): void {
+    try {
+      this.answer(outcome, arrival.call);
+    } catch (error) {
+      return this.failed(error, arrival);
+    }
+    arrival.done();
+  }
+
+  private failed(error: unknown, arrival: PipeArrival): void {
+    this.dispatcher.diagnostics.error('message failed', error);
+    arrival.done();
   }
 
   /**
@@ -270,8 +271,10 @@ class PipeArrival implements Arrival {
     this.connection.admissionOver();
   }
 
-  release(): void {
+  /** The dispatcher is done with the message: closing stops waiting for its request, and its admission is over. */
+  done(): void {
     if (this.call) this.connection.drain.untrack(this.call, this.listen);
+    this.admitted();
   }
 }
 

@@ -54,6 +54,20 @@ function consume(req: IncomingMessage): Promise<void> {
   });
 }
 
+/** Counts the timers set for `ms` until `restore` (the body deadline is the only one of that length). */
+function countTimers(ms: number): { readonly count: number; restore(): void } {
+  const original = globalThis.setTimeout;
+  const counter = {
+    count: 0,
+    restore: () => { globalThis.setTimeout = original; },
+  };
+  globalThis.setTimeout = ((callback: () => void, delay?: number) => {
+    if (delay === ms) counter.count += 1;
+    return original(callback, delay);
+  }) as typeof setTimeout;
+  return counter;
+}
+
 describe('body-reader', () => {
   let server: BodyServer;
 
@@ -93,6 +107,42 @@ describe('body-reader', () => {
         req.write('{"jsonrpc":');
         setImmediate(() => req.destroy());
         expect(await outcome).to.deep.equal({ ok: false, reason: 'aborted' });
+      });
+
+      it('sets no deadline for a body that came with its headers (the usual POST)', async () => {
+        const timeoutMs = 12_345;
+        server.read = (req) => readBody(req, undefined, { maxBytes: 64, timeoutMs });
+        const deadlines = countTimers(timeoutMs);
+        try {
+          const { req, outcome } = server.post({ 'content-length': 2 });
+          req.end('{}');
+          expect(await outcome).to.deep.equal({ ok: true, text: '{}' });
+        } finally {
+          deadlines.restore();
+        }
+        expect(deadlines.count).to.equal(0);
+      });
+
+      it('sets a deadline for a body still on its way', async () => {
+        const timeoutMs = 12_345;
+        // The body is sent once the reader has looked for it (its check is queued before ours).
+        let lookedFor!: () => void;
+        const looked = new Promise<void>((resolve) => { lookedFor = resolve; });
+        server.read = (req) => {
+          const read = readBody(req, undefined, { maxBytes: 64, timeoutMs });
+          setImmediate(lookedFor);
+          return read;
+        };
+        const deadlines = countTimers(timeoutMs);
+        try {
+          const { req, outcome } = server.post({ 'content-length': 2 });
+          await looked;
+          req.end('{}');
+          expect(await outcome).to.deep.equal({ ok: true, text: '{}' });
+        } finally {
+          deadlines.restore();
+        }
+        expect(deadlines.count).to.equal(1);
       });
 
       it('reports a body that stops arriving as timed out, after timeoutMs', async () => {

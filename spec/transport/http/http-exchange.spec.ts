@@ -9,7 +9,8 @@ import { FakeResponse } from '../../support/fake-response';
 
 const note: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } };
 const response: JsonRpcResponse = { jsonrpc: '2.0', id: 7, result: { ok: true } };
-const HEADERS = { 'mcp-session-id': 's-1' };
+/** An allowed browser's CORS headers, which every answer carries beside the session's id. */
+const CORS = { 'access-control-allow-origin': 'http://localhost:5173' };
 
 /** Session-era streams, each kept so that a spec can wait for what it wrote. */
 class Streams implements StreamFactory {
@@ -39,7 +40,7 @@ describe('HttpExchange', () => {
     beforeEach(() => {
       res = new FakeResponse();
       streams = new Streams();
-      exchange = new HttpExchange(res.asResponse, HEADERS, sessionAnswerStreams(streams), 's-1');
+      exchange = new HttpExchange(res.asResponse, CORS, sessionAnswerStreams(streams), 's-1');
     });
 
     context('when only the response goes out', () => {
@@ -52,13 +53,22 @@ describe('HttpExchange', () => {
       });
     });
 
+    context('when only the response goes out, with no headers of its own', () => {
+      it('answers with JSON naming the session, with the CORS headers', () => {
+        exchange.respond(response);
+        expect(res.status).to.equal(200);
+        expect(res.headers).to.include({ 'content-type': 'application/json', 'mcp-session-id': 's-1', ...CORS });
+        expect(JSON.parse(res.text)).to.deep.equal(response);
+      });
+    });
+
     context('when a message must go out before the response', () => {
       it('turns into a resumable event stream of the session, which the response ends', async () => {
         exchange.send(note);
         exchange.respond(response, 403);
         await streams.written();
         expect(res.status).to.equal(200);
-        expect(res.headers).to.include({ 'content-type': 'text/event-stream', 'mcp-session-id': 's-1' });
+        expect(res.headers).to.include({ 'content-type': 'text/event-stream', 'mcp-session-id': 's-1', ...CORS });
         expect(res.messages).to.deep.equal([note, response]);
         // Priming event, message, response: each with an id to resume from.
         expect(idLines(res)).to.have.length(3);
@@ -71,7 +81,7 @@ describe('HttpExchange', () => {
       it('answers with an event stream that ends at once', () => {
         exchange.abandon();
         expect(res.status).to.equal(200);
-        expect(res.headers).to.include({ 'content-type': 'text/event-stream' });
+        expect(res.headers).to.include({ 'content-type': 'text/event-stream', 'mcp-session-id': 's-1', ...CORS });
         expect(res.text).to.equal('');
         expect(res.writableEnded).to.equal(true);
       });
@@ -169,7 +179,7 @@ describe('PostedCall', () => {
   context('in the session era, when the client closes the connection', () => {
     it('leaves the request running (the client may resume its stream)', () => {
       const res = new FakeResponse();
-      const call = new PostedCall(res.asResponse, new HttpExchange(res.asResponse, HEADERS, sessionAnswerStreams(new Streams()), 's-1'), 1);
+      const call = new PostedCall(res.asResponse, new HttpExchange(res.asResponse, CORS, sessionAnswerStreams(new Streams()), 's-1'), 1);
       res.hangUp();
       expect(call.cancellation.aborted).to.equal(false);
     });
