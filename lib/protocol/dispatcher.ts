@@ -86,20 +86,12 @@ export class Dispatcher {
   }
 
   /**
-   * One parsed JSON value (a message, or a batch) and what its transport knows about it, as a
-   * promise (`dispatchNow` without one when nothing had to wait).
+   * One parsed JSON value (a message, or a batch) and what its transport knows about it: what
+   * became of it, at once when nothing on its way had to wait (a refusal, a session at hand, a
+   * synchronous handler), else as a promise. A transport that awaits only a promise pays no turn
+   * for a call that never waited.
    */
-  dispatch(value: unknown, arrival: Arrival): Promise<DispatchOutcome> {
-    const outcome = this.dispatchNow(value, arrival);
-    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
-  }
-
-  /**
-   * What became of one parsed JSON value, at once when nothing on its way had to wait (a refusal,
-   * a session at hand, a synchronous handler), else as a promise: a transport that awaits only a
-   * promise pays no turn for a call that never waited.
-   */
-  dispatchNow(value: unknown, arrival: Arrival): DispatchOutcome | Promise<DispatchOutcome> {
+  dispatch(value: unknown, arrival: Arrival): DispatchOutcome | Promise<DispatchOutcome> {
     if (Array.isArray(value)) return this.batch(value, arrival);
     const incoming = classify(value, this.maxJsonDepth);
     if (incoming.kind === 'invalid') return refused('invalid-request', incoming.id, incoming.error);

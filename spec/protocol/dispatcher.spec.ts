@@ -36,7 +36,7 @@ function statelessCall(id: number, name: string): JsonRpcRequest {
 }
 
 describe('Dispatcher', () => {
-  describe('#dispatchNow', () => {
+  describe('#dispatch, at once or later', () => {
     context('when nothing on a session request\'s way waits (a store that has it at hand, a tool that answers at once)', () => {
       it('answers at once, with no promise', async () => {
         // On the engine's fake clock, so that the session is not idle on the store's.
@@ -46,7 +46,7 @@ describe('Dispatcher', () => {
         const sessionId = (opened as { sessionId: string }).sessionId;
         const arrival = new FakeArrival({ sessionId });
         await d.dispatch({ jsonrpc: '2.0', id: 2, method: 'ping' }, arrival);
-        const outcome = d.dispatchNow(call(3, 'now', { arguments: { a: 1 } }), arrival);
+        const outcome = d.dispatch(call(3, 'now', { arguments: { a: 1 } }), arrival);
         expect(outcome).not.to.be.instanceOf(Promise);
         expect(outcome).to.deep.equal({ kind: 'answer', response: { jsonrpc: '2.0', id: 3, result: { echoed: { a: 1 } } } });
         await store.close();
@@ -58,7 +58,7 @@ describe('Dispatcher', () => {
         const { dispatcher: d } = dispatcher();
         const opened = await d.dispatch(initializeRequest(1), new FakeArrival());
         const arrival = new FakeArrival({ sessionId: (opened as { sessionId: string }).sessionId });
-        const outcome = d.dispatchNow(call(3, 'now', { arguments: { a: 1 } }), arrival);
+        const outcome = d.dispatch(call(3, 'now', { arguments: { a: 1 } }), arrival);
         expect(outcome).to.be.instanceOf(Promise);
         expect(await outcome).to.deep.equal({ kind: 'answer', response: { jsonrpc: '2.0', id: 3, result: { echoed: { a: 1 } } } });
       });
