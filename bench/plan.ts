@@ -15,6 +15,8 @@ export interface Plan {
     readonly stability: Stability;
     /** Unrecorded calls before each recorded round, after the entrant sat idle through the others' (`Rewarm`). */
     readonly rewarmSeconds: number;
+    /** After the rounds, the CPU targets' entrants in alternating slices (`harness/slices.ts`), with this many cheapest peers per call. */
+    readonly slices: { readonly cycles: number; readonly seconds: number; readonly peers: number };
   };
   readonly scale: Timed & { readonly sizes: readonly number[] };
   readonly memory: { readonly rounds: number; readonly sessions: readonly number[] };
@@ -44,7 +46,7 @@ export interface Timed {
 export const FULL: Plan = {
   name: 'full',
   connections: 50,
-  throughput: { rounds: 4, seconds: 3, warmupSeconds: 1, rewarmSeconds: 1, tokenSlices: 8, tokenSliceSeconds: 1, stability: { windows: 3, within: 0.05, capSeconds: 20 } },
+  throughput: { rounds: 4, seconds: 3, warmupSeconds: 1, rewarmSeconds: 1, slices: { cycles: 10, seconds: 1, peers: 2 }, tokenSlices: 8, tokenSliceSeconds: 1, stability: { windows: 3, within: 0.05, capSeconds: 20 } },
   scale: { rounds: 4, seconds: 1, warmupSeconds: 1, sizes: [10, 1_000, 10_000] },
   memory: { rounds: 3, sessions: [1_000, 10_000] },
   startup: { rounds: 5, tools: 1_000 },
@@ -62,7 +64,7 @@ export const FULL: Plan = {
 export const QUICK: Plan = {
   name: 'quick',
   connections: 50,
-  throughput: { rounds: 1, seconds: 1, warmupSeconds: 0.3, rewarmSeconds: 0.2, tokenSlices: 4, tokenSliceSeconds: 0.3, stability: { windows: 3, within: 0.05, capSeconds: 1.5 } },
+  throughput: { rounds: 1, seconds: 1, warmupSeconds: 0.3, rewarmSeconds: 0.2, slices: { cycles: 2, seconds: 0.3, peers: 1 }, tokenSlices: 4, tokenSliceSeconds: 0.3, stability: { windows: 3, within: 0.05, capSeconds: 1.5 } },
   scale: { rounds: 1, seconds: 0.4, warmupSeconds: 0.2, sizes: [10, 1_000] },
   memory: { rounds: 1, sessions: [1_000] },
   startup: { rounds: 1, tools: 1_000 },

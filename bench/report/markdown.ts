@@ -2,7 +2,7 @@ import { CLUSTER_SETUPS, HTTP_CONTENDERS, STDIO_CONTENDERS } from '../contenders
 import { costRatio, ratio } from '../harness/stats';
 import { bytes, count, firstLine, micros, millis, percent, rate, times } from './format';
 import type { WarmupRecord } from '../harness/warmup';
-import { isMeasured, type BenchResults, type Measured, type RateFigures, type ScaleContenderId, type ScaleOp } from './results';
+import { isMeasured, type BenchResults, type Measured, type RateFigures, type ScaleContenderId, type ScaleOp, type SlicedFigures } from './results';
 
 /** The results as the Markdown tables of `results/latest.md` (and of the README). */
 export function markdownOf(results: BenchResults): string {
@@ -82,6 +82,7 @@ function throughputTable({ throughput, tokenCost = {}, connections }: BenchResul
         return `| ${label} | ${rate(f.rps)}${failures(f)} | ${millis(f.p50)} | ${millis(f.p99)} | ${cpuSpread(f)} | ${percent(f.generatorCpuShare)} |`;
       }));
   }
+  if (throughput!.slices) lines.push('', ...slicesTable(throughput!.slices));
   if (throughput!.warmup) lines.push('', ...warmupTable(throughput!.warmup));
   const costs = HTTP_CONTENDERS.filter(({ id }) => tokenCost[id] !== undefined);
   if (costs.length > 0) {
@@ -107,6 +108,29 @@ function noise(bare: RateFigures | undefined): string {
   if (bare?.cpuMinUs === undefined || bare.cpuMaxUs === undefined || !bare.cpuPerRequestUs || bare.rounds.length < 2) return '';
   const spread = (bare.cpuMaxUs - bare.cpuMinUs) / bare.cpuPerRequestUs;
   return ` The noise of this run: bare's own rounds lie within ${percent(spread)} of their median (lowest to highest); ratios closer to a goal than that are not settled.`;
+}
+
+/** The CPU targets' figures: the alternating slices after the rounds, each entrant's cost over all its slices. */
+function slicesTable(slices: SlicedFigures): string[] {
+  const bare = slices.echo.bare;
+  const rows = (call: 'echo' | 'realistic') => HTTP_CONTENDERS.flatMap(({ id, label }) => {
+    const f = slices[call][id];
+    if (!f) return [];
+    const against = call === 'echo' ? ratio(f.cpuPerCallUs, bare?.cpuPerCallUs) : ratio(f.cpuPerCallUs, slices.echo[id]?.cpuPerCallUs);
+    return [`| ${label}${call === 'realistic' ? ', realistic' : ''} | ${micros(f.cpuPerCallUs)} | ${Math.round(f.minUs)}–${Math.round(f.maxUs)} µs | ${times(against)} | ${count(f.answered)} |`];
+  });
+  const spread = bare ? ` Bare's own slices lie within ${percent((bare.maxUs - bare.minUs) / bare.cpuPerCallUs)} of its figure: one slice alone says little; the sums, taken side by side, are what the targets compare.` : '';
+  return [
+    `### The CPU targets' figures (${slices.cycles} alternating slices of ${slices.sliceSeconds} s each, after the rounds)`,
+    '',
+    '| Entrant | Server CPU per call | Slices, lowest–highest | vs bare (echo) / vs its own echo (realistic) | Calls |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows('echo'),
+    ...rows('realistic'),
+    '',
+    'Bare, phantom\'s two eras (both calls) and the cheapest peers of the rounds, one slice each in turn, the order reversed every cycle (A B C, C B A...), '
+      + `each entrant's CPU summed over all its slices over all their answers.${spread}`,
+  ];
 }
 
 /** How each entrant was warmed before the rounds: windows, seconds, and whether its cost settled. */

@@ -1,3 +1,4 @@
+import type { SliceFigures } from '../harness/slices';
 import type { HttpContenderId, StdioContenderId } from '../contenders';
 import type { LoadSample } from '../harness/load';
 import type { Stability, WarmupRecord } from '../harness/warmup';
@@ -41,6 +42,12 @@ export interface ThroughputFigures {
   readonly realistic?: ByContender<RateFigures>;
   /** Heap kept for good per request served in the measured rounds, by contender. */
   readonly retained: Partial<Record<HttpContenderId, RetainedMemory>>;
+  /**
+   * The CPU targets' figures: bare, phantom's eras (both calls) and the cheapest peers of the
+   * rounds, measured again in alternating slices after the rounds (`harness/slices.ts`); absent in
+   * results written before slices were measured, where the targets take the rounds' medians.
+   */
+  readonly slices?: SlicedFigures;
   /** How each entrant was warmed before the rounds (absent in results written before warm-ups were recorded). */
   readonly warmup?: {
     /** Each window's length, and when the entrant counted as warm. */
@@ -49,6 +56,14 @@ export interface ThroughputFigures {
     readonly echo: Partial<Record<HttpContenderId, WarmupRecord>>;
     readonly realistic?: Partial<Record<HttpContenderId, WarmupRecord>>;
   };
+}
+
+/** Alternating slices of the entrants the CPU targets compare, by call and contender. */
+export interface SlicedFigures {
+  readonly sliceSeconds: number;
+  readonly cycles: number;
+  readonly echo: Partial<Record<HttpContenderId, SliceFigures>>;
+  readonly realistic: Partial<Record<HttpContenderId, SliceFigures>>;
 }
 
 /**

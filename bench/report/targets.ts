@@ -1,12 +1,14 @@
 import { HTTP_CONTENDERS, type HttpContenderId } from '../contenders';
 import { costRatio, ratio } from '../harness/stats';
 import { bytes, count, firstLine, micros, millis, percent, rate, times } from './format';
-import { isMeasured, type BenchResults, type ByContender, type ClusterFigures, type Measured, type RateFigures, type ScaleOp, type Target } from './results';
+import { isMeasured, type BenchResults, type ClusterFigures, type Measured, type RateFigures, type ScaleOp, type Target } from './results';
 
 /** Issue 14: phantom's server CPU per echo call at most 1.25× the bare responder's. */
 const CPU_VS_BARE = '<= 1.25';
 /** Issue 14: the best peer spends at least 6× phantom's server CPU per call. */
 const CPU_VS_BEST_PEER = '>= 6';
+/** Issue 26: the realistic tool (five validated fields) costs at most 1.3× phantom's own echo. */
+const REALISTIC_VS_ECHO = '<= 1.3';
 /** Issue 14, kept as a guard (near the ceiling the generator bounds both): throughput and p99 against bare. */
 const RATE_VS_BARE = '>= 0.7';
 const P99_VS_BARE = '<= 2';
@@ -60,11 +62,20 @@ function throughputTargets(throughput: NonNullable<BenchResults['throughput']>):
   const bare = figures(throughput.echo.bare);
   return [
     ...ERAS.map(({ id, label }) => {
-      const phantom = figures(throughput.echo[id]);
-      return target(`server CPU per tools/call, ${label}, echo: at most 1.25× bare node:http`, ratio(phantom?.cpuPerRequestUs, bare?.cpuPerRequestUs), CPU_VS_BARE,
-        unavailableDetail(throughput.echo[id], id) ?? unavailableDetail(throughput.echo.bare, 'bare') ?? cpuDetail(phantom, bare, 'bare'));
+      const ours = cpuOf(throughput, 'echo', id);
+      const theirs = cpuOf(throughput, 'echo', 'bare');
+      return target(`server CPU per tools/call, ${label}, echo: at most 1.25× bare node:http`, ratio(ours?.us, theirs?.us), CPU_VS_BARE,
+        unavailableDetail(throughput.echo[id], id) ?? unavailableDetail(throughput.echo.bare, 'bare') ?? cpuVs(ours, theirs, 'bare', throughput));
     }),
-    ...(['echo', 'realistic'] as const).flatMap((call) => ERAS.map(({ id, label }) => bestPeerTarget(call, id, label, throughput[call]))),
+    ...(['echo', 'realistic'] as const).flatMap((call) => ERAS.map(({ id, label }) => bestPeerTarget(call, id, label, throughput))),
+    ...ERAS.map(({ id, label }) => {
+      const name = `server CPU per tools/call, ${label}, realistic tool: at most 1.3× phantom's own echo`;
+      if (!throughput.realistic) return target(name, null, REALISTIC_VS_ECHO, 'not measured: the bench has no realistic call');
+      const realistic = cpuOf(throughput, 'realistic', id);
+      const echo = cpuOf(throughput, 'echo', id);
+      return target(name, ratio(realistic?.us, echo?.us), REALISTIC_VS_ECHO,
+        unavailableDetail(throughput.realistic[id], id) ?? unavailableDetail(throughput.echo[id], id) ?? cpuVs(realistic, echo, 'the echo', throughput));
+    }),
     ...ERAS.flatMap(({ id, label }) => {
       const phantom = figures(throughput.echo[id]);
       const missing = unavailableDetail(throughput.echo[id], id) ?? unavailableDetail(throughput.echo.bare, 'bare');
@@ -90,17 +101,43 @@ function throughputTargets(throughput: NonNullable<BenchResults['throughput']>):
  * The best peer (the least server CPU per call) spends at least 6× what phantom spends on the
  * same call. The realistic call is measured once the bench has one (`CALLS.realistic`).
  */
-function bestPeerTarget(call: 'echo' | 'realistic', id: HttpContenderId, label: string, measured: ByContender<RateFigures> | undefined): Target {
+function bestPeerTarget(call: 'echo' | 'realistic', id: HttpContenderId, label: string, throughput: NonNullable<BenchResults['throughput']>): Target {
   const name = `server CPU per tools/call, ${label}, ${call === 'echo' ? 'echo' : 'realistic tool'}: at least 6× less than the best peer`;
+  const measured = throughput[call];
   if (measured === undefined) return target(name, null, CPU_VS_BEST_PEER, 'not measured: the bench has no realistic call');
-  const phantom = figures(measured[id]);
+  const ours = cpuOf(throughput, call, id);
   const best = peers()
-    .map((peer) => ({ peer, figures: figures(measured[peer.id]) }))
-    .filter((p): p is { peer: typeof p.peer; figures: RateFigures & { cpuPerRequestUs: number } } => p.figures?.cpuPerRequestUs !== undefined)
-    .sort((a, b) => a.figures.cpuPerRequestUs - b.figures.cpuPerRequestUs)[0];
+    .flatMap((peer) => { const cost = cpuOf(throughput, call, peer.id); return cost ? [{ peer, cost }] : []; })
+    .sort((a, b) => a.cost.us - b.cost.us)[0];
   const missing = unavailableDetail(measured[id], id) ?? (best ? undefined : 'not measured: no peer has a CPU figure');
-  return target(name, ratio(best?.figures.cpuPerRequestUs, phantom?.cpuPerRequestUs), CPU_VS_BEST_PEER,
-    missing ?? cpuDetail(phantom, best.figures, best.peer.label));
+  return target(name, ratio(best?.cost.us, ours?.us), CPU_VS_BEST_PEER, missing ?? cpuVs(ours, best.cost, best.peer.label, throughput));
+}
+
+/** A contender's server CPU per call as the CPU targets take it, and the spread beside it. */
+interface Cost {
+  readonly us: number;
+  readonly lowest?: number;
+  readonly highest?: number;
+}
+
+/**
+ * The CPU targets' figure: from the alternating slices where the run has them (a contender left
+ * out of them has none), else the median of the rounds.
+ */
+function cpuOf(throughput: NonNullable<BenchResults['throughput']>, call: 'echo' | 'realistic', id: HttpContenderId): Cost | undefined {
+  if (throughput.slices) {
+    const sliced = throughput.slices[call][id];
+    return sliced && { us: sliced.cpuPerCallUs, lowest: sliced.minUs, highest: sliced.maxUs };
+  }
+  const f = figures(throughput[call]?.[id]);
+  return f?.cpuPerRequestUs === undefined ? undefined : { us: f.cpuPerRequestUs, lowest: f.cpuMinUs, highest: f.cpuMaxUs };
+}
+
+function cpuVs(ours: Cost | undefined, theirs: Cost | undefined, theirLabel: string, throughput: NonNullable<BenchResults['throughput']>): string {
+  if (!ours || !theirs) return 'not measured: no CPU time per call (no /proc)';
+  const basis = throughput.slices ? `over ${throughput.slices.cycles} alternating slices of ${throughput.slices.sliceSeconds} s each` : 'median of the rounds';
+  const spread = (c: Cost) => (c.lowest === undefined || c.highest === undefined ? '?' : `${Math.round(c.lowest)}–${Math.round(c.highest)}`);
+  return `${micros(ours.us)} vs ${micros(theirs.us)} of server CPU per call (${theirLabel}), ${basis}; ${throughput.slices ? 'per slice' : 'rounds'} ${spread(ours)} vs ${spread(theirs)} µs`;
 }
 
 function memoryTarget(memory: NonNullable<BenchResults['memory']>): Target {
@@ -211,11 +248,6 @@ function clusterTargets(cluster: NonNullable<BenchResults['cluster']>): Target[]
 }
 
 /** "95 us vs 64 us of server CPU per call (bare)", or why there is no CPU figure. */
-function cpuDetail(ours: RateFigures | undefined, theirs: RateFigures | undefined, theirLabel: string): string {
-  if (ours?.cpuPerRequestUs === undefined || theirs?.cpuPerRequestUs === undefined) return 'not measured: no CPU time per call (no /proc)';
-  return `${micros(ours.cpuPerRequestUs)} vs ${micros(theirs.cpuPerRequestUs)} of server CPU per call (${theirLabel}); ${rate(ours.rps)}/s vs ${rate(theirs.rps)}/s`;
-}
-
 function difference(a: number | undefined, b: number | undefined): number | null {
   return a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) ? null : a - b;
 }

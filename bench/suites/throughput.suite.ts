@@ -2,10 +2,14 @@ import { CoreSplit } from '../harness/affinity';
 import { HTTP_CONTENDERS, launch, launchTokenPair, type HttpContender, type HttpContenderId, type Profiling, type Running } from '../contenders';
 import { CALLS, type Call } from '../harness/dialects';
 import type { LoadSample } from '../harness/load';
+import type { Progress } from '../harness/progress';
 import { everyEntrant, interleave, type Entrant } from '../harness/rounds';
+import { alternateSlices, type SliceFigures } from '../harness/slices';
 import { warmUntilStable, type WarmupRecord } from '../harness/warmup';
+import type { Plan } from '../plan';
 import { bytes, firstLine } from '../report/format';
-import type { ByContender, RateFigures, RetainedMemory, ThroughputFigures, TokenCost } from '../report/results';
+import { isMeasured, type ByContender, type RateFigures, type RetainedMemory, type SlicedFigures, type ThroughputFigures, type TokenCost } from '../report/results';
+import { peers } from '../report/targets';
 import { loadEntrant, rateFigures, showRate, type Rewarm } from './load-entrant';
 import type { SuiteContext } from './suite-context';
 import { tokenCost } from './token-cost';
@@ -43,6 +47,7 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
   const costs: Partial<Record<HttpContenderId, TokenCost>> = {};
   const launched: Launched[] = [];
   const warmup: { echo?: WarmupByContender; realistic?: WarmupByContender } = {};
+  let sliced: SlicedFigures | undefined;
   const split = CoreSplit.hold();
   try {
     for (const contender of HTTP_CONTENDERS) {
@@ -81,6 +86,7 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
       retained[l.contender.id] = { heapBefore, heapAfter, requests, perRequest: (heapAfter - heapBefore) / requests };
     });
     progress.line(`throughput: heap retained per request: ${launched.map((l) => `${l.contender.label} ${bytes(retained[l.contender.id]?.perRequest)}`).join(' · ')}`);
+    sliced = await slicedTargets(driven, { echo, realistic }, plan, progress);
 
     const { tokenSlices: slices, tokenSliceSeconds: sliceSeconds } = plan.throughput;
     for (const contender of HTTP_CONTENDERS.filter((c) => c.bearer)) {
@@ -107,11 +113,37 @@ export async function throughputSuite({ plan, progress, profiling }: SuiteContex
     await Promise.all(launched.map((l) => l.running.server.stop()));
     split.release();
   }
-  const figures: ThroughputFigures = { pinned: split.pinned, echo, ...(REALISTIC ? { realistic } : {}), retained, warmup: { windowSeconds: plan.throughput.warmupSeconds, stability: plan.throughput.stability, echo: warmup.echo ?? {}, ...(warmup.realistic ? { realistic: warmup.realistic } : {}) } };
+  const figures: ThroughputFigures = { pinned: split.pinned, echo, ...(REALISTIC ? { realistic } : {}), retained, ...(sliced ? { slices: sliced } : {}), warmup: { windowSeconds: plan.throughput.warmupSeconds, stability: plan.throughput.stability, echo: warmup.echo ?? {}, ...(warmup.realistic ? { realistic: warmup.realistic } : {}) } };
   return { figures, tokenCost: costs };
 }
 
 type WarmupByContender = Partial<Record<HttpContenderId, WarmupRecord>>;
+
+/**
+ * The entrants the CPU targets compare, measured again after the rounds in alternating slices
+ * (`alternateSlices`): bare, phantom's two eras without a token (both calls), and per call the
+ * cheapest peers of the rounds (`plan.throughput.slices.peers` of them, so that a peer the rounds
+ * misjudged still has its chance). Between slices a server only drains.
+ */
+async function slicedTargets(driven: readonly Driven[], rounds: Readonly<Record<'echo' | 'realistic', ByContender<RateFigures>>>, plan: Plan, progress: Progress): Promise<SlicedFigures> {
+  const { cycles, seconds, peers: peerCount } = plan.throughput.slices;
+  const cheapest = (call: 'echo' | 'realistic'): readonly HttpContenderId[] => peers()
+    .flatMap(({ id }) => { const f = rounds[call][id]; return isMeasured(f) && f.cpuPerRequestUs !== undefined ? [{ id, cpu: f.cpuPerRequestUs }] : []; })
+    .sort((a, b) => a.cpu - b.cpu).slice(0, peerCount).map((p) => p.id);
+  const chosenPeers = { echo: cheapest('echo'), realistic: cheapest('realistic') };
+  const chosen = driven.filter(({ launched: { contender }, call }) =>
+    (contender.id === 'bare' && call === 'echo') || (contender.id.startsWith('phantom') && !contender.bearer) || chosenPeers[call].includes(contender.id));
+  const timed = { rounds: 1, seconds, warmupSeconds: seconds };
+  const entrants = chosen.map((d) => loadEntrant(d.entrant.label, d.launched.running, d.call === 'echo' ? CALLS.echo : REALISTIC!, timed, plan.connections));
+  const measured = await alternateSlices(entrants, cycles, (cycle) => progress.status(`throughput slices: cycle ${cycle}/${cycles} of ${entrants.length} entrants, ${seconds} s each…`));
+  const out: SlicedFigures = { sliceSeconds: seconds, cycles, echo: {}, realistic: {} };
+  chosen.forEach((d, i) => {
+    const figures = measured[i];
+    if (figures) (out[d.call] as Partial<Record<HttpContenderId, SliceFigures>>)[d.launched.contender.id] = figures;
+  });
+  progress.line(`throughput slices (${cycles} × ${seconds} s): ${chosen.map((d, i) => `${d.entrant.label} ${measured[i] ? `${Math.round(measured[i]!.cpuPerCallUs)} us (${Math.round(measured[i]!.minUs)}–${Math.round(measured[i]!.maxUs)})` : 'no CPU figure'}`).join(' · ')}`);
+  return out;
+}
 
 /** `4 windows, 4.0 s, stable: 52 51 52 µs`: how the warm-up ended and its last windows. */
 function showWarmup(record: WarmupRecord): string {
