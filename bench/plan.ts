@@ -35,13 +35,14 @@ export interface Timed {
 }
 
 /**
- * `npm run bench`: about 12 minutes on two cores with the 12 HTTP contenders of issue 14 (bare, the
- * SDK 1.32's two modes, phantom's two eras with and without a token, the SDK 2.x's two protocol
- * versions, MCP-Nest's two modes, fastmcp), all but the token ones also with the realistic tool:
- * throughput about 7 min or more (22 entrants × 4 rounds × 3 s, each warmed in 1 s windows until
- * three in a row agree within 5%, at most 20 s; the token's cost 2 × 16 slices of 1 s), scale about 2 min, memory about 1.3 min (three session contenders),
- * start-up and stdio under 1 min, cold processes about 1.5 min (16 fresh processes × 5 rounds),
- * cluster about 1.7 min.
+ * `npm run bench`: about 27 minutes on two cores with the 14 HTTP contenders (bare, the SDK 1.32's
+ * three modes, phantom's two eras with and without a token, the SDK 2.x's two protocol versions,
+ * MCP-Nest's two modes, fastmcp's two), all but bare and the token ones also with the realistic
+ * tool: throughput about 16 min (each of 25 entrants warmed in 1 s windows until three in a row
+ * agree within 5%, at most 20 s: about 6 min; 4 rounds of 3 s each after 1 s of re-warming: about
+ * 7.5 min; the targets' entrants in 10 cycles of 1 s slices: about 1.5 min; the token's cost 2 × 16
+ * slices of 1 s), scale about 3 min, memory about 1.3 min (three session contenders), start-up and
+ * stdio about 1 min, cold processes about 4 min (fresh processes × 5 rounds), cluster about 2 min.
  */
 export const FULL: Plan = {
   name: 'full',
